@@ -1,0 +1,251 @@
+"""One parsed file: its LibCST tree, what its names refer to, and positions on demand.
+
+Import resolution is deliberately shallow and certain: a name resolves to a
+qualified name only through an ``import`` / ``from … import`` at module level
+(including inside top-level ``try``/``if`` blocks). A name that is also bound
+by a local definition (``try: from agents import Agent`` / ``except
+ImportError: class Agent: ...``) is *shadowed* and resolves to nothing, so no
+framework rule ever fires on it.
+
+Positions come from LibCST's ``PositionProvider``, which re-generates the code
+of the whole module. That costs about as much as a parse, so it is computed
+lazily — only for files that report something — and never for clean files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+
+@dataclass
+class ParsedModule:
+    """A parsed file plus the module-level facts every framework needs."""
+
+    path: str
+    source: str
+    tree: cst.Module
+    imports: dict[str, str] = field(default_factory=dict)
+    """Local name → qualified name (``"ActionResult"`` → ``"browser_use.ActionResult"``)."""
+    star_imports: list[str] = field(default_factory=list)
+    """Modules imported with ``from m import *`` (PolyAI's generated header)."""
+    functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    """Top-level functions by name (the last definition wins, as at run time)."""
+    classes: dict[str, cst.ClassDef] = field(default_factory=dict)
+    constants: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    """Module-level names assigned exactly once, with their value."""
+    local_names: set[str] = field(default_factory=set)
+    """Every name bound at module level other than by an import."""
+    shadowed: set[str] = field(default_factory=set)
+    _positions: dict[cst.CSTNode, CodeRange] | None = None
+
+    # ------------------------------------------------------------------ names
+
+    def qualified_name(self, node: cst.BaseExpression) -> str | None:
+        """The qualified name an expression refers to through imports, if certain.
+
+        ``ActionResult`` → ``browser_use.ActionResult`` after ``from browser_use
+        import ActionResult``; ``views.ActionResult`` → ``browser_use.agent.views
+        .ActionResult`` after ``from browser_use.agent import views``.
+        """
+        parts: list[str] = []
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return None
+        base = node.value
+        if base in self.shadowed:
+            return None
+        target = self.imports.get(base)
+        if target is None:
+            return None
+        parts.append(target)
+        return ".".join(reversed(parts))
+
+    def is_builtin(self, node: cst.BaseExpression, name: str) -> bool:
+        """Whether ``node`` is the builtin ``name``, not rebound in this module."""
+        return (
+            isinstance(node, cst.Name)
+            and node.value == name
+            and name not in self.local_names
+            and name not in self.imports
+        )
+
+    def imports_module(self, prefix: str) -> bool:
+        """Whether any import of this module names ``prefix`` or one of its submodules."""
+        dotted = prefix + "."
+        return any(
+            target == prefix or target.startswith(dotted) for target in self.imports.values()
+        ) or any(m == prefix or m.startswith(dotted) for m in self.star_imports)
+
+    # -------------------------------------------------------------- positions
+
+    def range_of(self, node: cst.CSTNode) -> CodeRange:
+        """The node's range: 1-based lines, 0-based code-point columns, parentheses excluded."""
+        if self._positions is None:
+            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
+            self._positions = dict(wrapper.resolve(PositionProvider))
+        return self._positions[node]
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.tree.code_for_node(node)
+
+
+def parse_module(source: str, path: str) -> ParsedModule:
+    """Parse ``source`` (raises ``libcst.ParserSyntaxError``) and index its module level."""
+    tree = cst.parse_module(source)
+    module = ParsedModule(path=path, source=source, tree=tree)
+    _index_module(module)
+    return module
+
+
+def _index_module(module: ParsedModule) -> None:
+    assignments: dict[str, list[cst.BaseExpression | None]] = {}
+    imported: set[str] = set()
+    for stmt in _module_level_statements(module.tree.body):
+        if isinstance(stmt, cst.FunctionDef):
+            module.functions[stmt.name.value] = stmt
+            module.local_names.add(stmt.name.value)
+        elif isinstance(stmt, cst.ClassDef):
+            module.classes[stmt.name.value] = stmt
+            module.local_names.add(stmt.name.value)
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                _index_small_statement(module, small, assignments, imported)
+        elif isinstance(stmt, (cst.For, cst.With)):
+            for name in _bound_names_of_compound(stmt):
+                module.local_names.add(name)
+                assignments.setdefault(name, []).append(None)
+    for name, values in assignments.items():
+        if len(values) == 1 and values[0] is not None:
+            module.constants[name] = values[0]
+    # A name bound both by an import and by a local definition is unknown.
+    module.shadowed = imported & module.local_names
+    for name in module.shadowed:
+        module.constants.pop(name, None)
+
+
+def _module_level_statements(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    """Module-level statements, descending into top-level ``if``/``try``/``else`` blocks."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, cst.If):
+            yield from _module_level_statements(stmt.body.body)
+            orelse = stmt.orelse
+            while orelse is not None:
+                yield from _module_level_statements(orelse.body.body)
+                orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+        elif isinstance(stmt, cst.Try):
+            yield from _module_level_statements(stmt.body.body)
+            for handler in stmt.handlers:
+                yield from _module_level_statements(handler.body.body)
+            if stmt.orelse is not None:
+                yield from _module_level_statements(stmt.orelse.body.body)
+            if stmt.finalbody is not None:
+                yield from _module_level_statements(stmt.finalbody.body.body)
+
+
+def _index_small_statement(
+    module: ParsedModule,
+    small: cst.BaseSmallStatement,
+    assignments: dict[str, list[cst.BaseExpression | None]],
+    imported: set[str],
+) -> None:
+    if isinstance(small, cst.Import):
+        for alias in small.names:
+            dotted = _dotted(alias.name)
+            if alias.asname is not None:
+                local = _asname(alias)
+                if local is not None:
+                    module.imports[local] = dotted
+                    imported.add(local)
+            else:
+                top = dotted.split(".", 1)[0]
+                module.imports[top] = top
+                imported.add(top)
+    elif isinstance(small, cst.ImportFrom):
+        if small.module is None:
+            base = ""
+        else:
+            base = _dotted(small.module)
+        if small.relative:
+            base = "." * len(small.relative) + base
+        if isinstance(small.names, cst.ImportStar):
+            module.star_imports.append(base)
+            return
+        for alias in small.names:
+            name = _dotted(alias.name)
+            local = _asname(alias) or name
+            sep = "" if base.endswith(".") else "."
+            module.imports[local] = f"{base}{sep}{name}"
+            imported.add(local)
+    elif isinstance(small, cst.Assign):
+        for target in small.targets:
+            for name, value in _assigned_names(target.target, small.value, len(small.targets)):
+                module.local_names.add(name)
+                assignments.setdefault(name, []).append(value)
+    elif isinstance(small, cst.AnnAssign):
+        if isinstance(small.target, cst.Name):
+            module.local_names.add(small.target.value)
+            if small.value is not None:
+                assignments.setdefault(small.target.value, []).append(small.value)
+    elif isinstance(small, cst.AugAssign):
+        if isinstance(small.target, cst.Name):
+            module.local_names.add(small.target.value)
+            assignments.setdefault(small.target.value, []).append(None)
+    elif isinstance(small, (cst.Global, cst.Nonlocal)):
+        for name_item in small.names:
+            assignments.setdefault(name_item.name.value, []).append(None)
+
+
+def _assigned_names(
+    target: cst.BaseAssignTargetExpression, value: cst.BaseExpression, n_targets: int
+) -> Iterator[tuple[str, cst.BaseExpression | None]]:
+    if isinstance(target, cst.Name):
+        yield target.value, value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            inner = element.value
+            if isinstance(inner, cst.Name):
+                yield inner.value, None
+            elif isinstance(inner, (cst.Tuple, cst.List)):
+                yield from ((n, None) for n, _ in _assigned_names(inner, value, n_targets))
+    elif isinstance(target, cst.StarredElement) and isinstance(target.value, cst.Name):
+        yield target.value.value, None
+
+
+def _bound_names_of_compound(stmt: cst.For | cst.With) -> Iterator[str]:
+    if isinstance(stmt, cst.For):
+        yield from _names_in_target(stmt.target)
+    else:
+        for item in stmt.items:
+            if item.asname is not None:
+                yield from _names_in_target(item.asname.name)
+
+
+def _names_in_target(node: cst.BaseExpression) -> Iterator[str]:
+    if isinstance(node, cst.Name):
+        yield node.value
+    elif isinstance(node, (cst.Tuple, cst.List)):
+        for element in node.elements:
+            yield from _names_in_target(element.value)
+    elif isinstance(node, cst.StarredElement):
+        yield from _names_in_target(node.value)
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _asname(alias: cst.ImportAlias) -> str | None:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return None

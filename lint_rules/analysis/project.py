@@ -1,0 +1,180 @@
+"""Facts from outside the checked file, gathered by the front ends.
+
+The core never reads files: a front end builds a :class:`Project` and passes
+it to :func:`lint_rules.engine.check_source`. Two kinds of facts live here:
+
+* *directory facts* — a PolyAI project's prompts and YAML say which functions
+  the LLM can call. Every front end reads them (flake8 included); they are
+  read once per project root and re-read only when a file's stats change.
+* *Python cross-file facts* — added by later rule families (``Agent(...)``
+  calls, dispatch registries); the ``facts_digest`` of what a file's results
+  used will key the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+POLYAI_SETTINGS_DIR = "agent_settings"
+_TEXT_SUFFIXES = frozenset({".yaml", ".yml", ".txt", ".md", ".json"})
+_SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".toolret_cache"})
+
+# {{fn:name}}, {{ft:name}} and the exported form {{fn:FUNCTION-name}}.
+_TEMPLATE_REFERENCE = re.compile(
+    r"\{\{\s*f[nt]\s*:\s*(?:FUNCTION-)?([A-Za-z_][A-Za-z0-9_]*)\s*\}\}"
+)
+# `function: name` inside a phrase_filtering entry (YAML, optionally quoted).
+_FUNCTION_KEY = re.compile(r"""^(\s*)(-\s+)?function\s*:\s*["']?([A-Za-z_][A-Za-z0-9_]*)["']?\s*(#.*)?$""")
+_SAY_PHRASE_KEY = re.compile(r"""^\s*(-\s+)?say_phrase\s*:\s*["']?(true|True|TRUE|yes|on)["']?\s*(#.*)?$""")
+_LIST_ITEM = re.compile(r"^(\s*)-(\s|$)")
+
+
+@dataclass(frozen=True)
+class PolyAIProject:
+    """Which functions of one PolyAI project the LLM (or a phrase filter) can call."""
+
+    root: Path
+    referenced: frozenset[str]
+    """Functions referenced from prompts/YAML: ``{{fn:x}}``, ``{{ft:x}}``, phrase filters."""
+    after_spoken_phrase: frozenset[str]
+    """Functions a ``say_phrase: true`` phrase filter triggers: they run after speech."""
+    sources: tuple[str, ...] = ()
+    """Where each reference was found (``file: name``), for ``--show-tool-functions``."""
+
+    @property
+    def has_references(self) -> bool:
+        return bool(self.referenced)
+
+
+def find_polyai_root(path: Path) -> Path | None:
+    """The nearest ancestor directory of ``path`` holding ``agent_settings/``."""
+    for parent in path.parents:
+        if (parent / POLYAI_SETTINGS_DIR).is_dir():
+            return parent
+    return None
+
+
+def read_polyai_project(root: Path) -> PolyAIProject:
+    """Scan a PolyAI project's text files for function references."""
+    referenced: set[str] = set()
+    spoken: set[str] = set()
+    sources: list[str] = []
+    for file in _text_files(root):
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        rel = file.relative_to(root).as_posix()
+        for name in _TEMPLATE_REFERENCE.findall(text):
+            referenced.add(name)
+            sources.append(f"{rel}: {name}")
+        if "function" in text and file.suffix in (".yaml", ".yml"):
+            for name, says_phrase in _phrase_filter_functions(text):
+                referenced.add(name)
+                sources.append(f"{rel}: {name}")
+                if says_phrase:
+                    spoken.add(name)
+    return PolyAIProject(
+        root=root,
+        referenced=frozenset(referenced),
+        after_spoken_phrase=frozenset(spoken),
+        sources=tuple(sorted(set(sources))),
+    )
+
+
+def _text_files(root: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        for filename in sorted(filenames):
+            suffix = os.path.splitext(filename)[1].lower()
+            if suffix in _TEXT_SUFFIXES:
+                yield Path(dirpath, filename)
+
+
+def _phrase_filter_functions(text: str) -> Iterator[tuple[str, bool]]:
+    """``(function, say_phrase)`` for each YAML list item that names a ``function:``.
+
+    A tiny line scanner instead of a YAML parser (toolret has no YAML
+    dependency): a list item starts at ``-`` and runs until the next ``-`` at
+    the same or a smaller indentation.
+    """
+    items: list[list[str]] = []
+    current: list[str] | None = None
+    item_indent = -1
+    for line in text.splitlines():
+        match = _LIST_ITEM.match(line)
+        if match is not None and (current is None or len(match.group(1)) <= item_indent):
+            current = [line]
+            items.append(current)
+            item_indent = len(match.group(1))
+        elif current is not None:
+            stripped = line.strip()
+            indent = len(line) - len(line.lstrip())
+            if stripped and not stripped.startswith("#") and indent <= item_indent:
+                current = None  # the list ended
+                item_indent = -1
+            else:
+                current.append(line)
+    for item in items:
+        name = None
+        says = False
+        for line in item:
+            function = _FUNCTION_KEY.match(line)
+            if function is not None and name is None:
+                name = function.group(3)
+            elif _SAY_PHRASE_KEY.match(line):
+                says = True
+        if name is not None:
+            yield name, says
+
+
+@dataclass
+class Project:
+    """Facts about the files around the ones being checked.
+
+    ``polyai_for`` reads a PolyAI project's text files the first time one of
+    its function files is checked, and again only when a file's stats change.
+    Tests build it with ``polyai_projects`` preset instead of a file system.
+    """
+
+    read_files: bool = True
+    polyai_projects: dict[Path, PolyAIProject] = field(default_factory=dict)
+    _roots: dict[Path, Path | None] = field(default_factory=dict)
+    _stamps: dict[Path, tuple[tuple[str, int, int], ...]] = field(default_factory=dict)
+
+    def polyai_for(self, path: str) -> PolyAIProject | None:
+        if path in ("", "-"):
+            return None
+        file = Path(path).absolute()
+        directory = file.parent
+        if directory in self._roots:
+            root = self._roots[directory]
+        elif self.read_files:
+            root = find_polyai_root(file)
+            self._roots[directory] = root
+        else:
+            root = next((r for r in self.polyai_projects if r in file.parents), None)
+        if root is None:
+            return None
+        if not self.read_files:
+            return self.polyai_projects.get(root)
+        stamp = _stamp(root)
+        if self._stamps.get(root) != stamp or root not in self.polyai_projects:
+            self.polyai_projects[root] = read_polyai_project(root)
+            self._stamps[root] = stamp
+        return self.polyai_projects[root]
+
+
+def _stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
+    entries = []
+    for file in _text_files(root):
+        try:
+            st = file.stat()
+        except OSError:
+            continue
+        entries.append((str(file), st.st_size, st.st_mtime_ns))
+    return tuple(entries)

@@ -1,0 +1,339 @@
+"""Return sites of a function, with the calls that can run before each.
+
+A *return site* is a ``return`` whose nearest enclosing function is the one
+analysed (returns of nested ``def``/``lambda``/``class`` belong to those), plus
+the implicit ``return None`` when control can fall off the end of the body.
+
+Rules such as "``return {}`` is fine after ``flow.goto_step(...)``" need to
+know which calls *can* run before a return. The answer here is deliberately
+simple and errs towards "yes, it can": a call counts when it is earlier in the
+body and not inside a block that always leaves the function (ends in
+``return``/``raise``) without reaching the return. Loops, ``try`` and ``with``
+bodies are assumed to run. Where in doubt the call counts, which silences the
+rule — the safe direction for a linter that must not cry wolf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+_NEVER_RETURNING_CALLS = frozenset({"sys.exit", "os._exit", "os.abort"})
+_NEVER_RETURNING_BUILTINS = frozenset({"exit", "quit"})
+
+
+@dataclass(frozen=True)
+class ReturnSite:
+    """One way a function hands back a value."""
+
+    statement: cst.Return | None
+    """The ``return`` statement; ``None`` for the implicit fall-through at the end."""
+    calls_before: tuple[cst.Call, ...]
+    """Calls (outside nested scopes) that can run before this return, in source order."""
+
+    @property
+    def value(self) -> cst.BaseExpression | None:
+        return None if self.statement is None else self.statement.value
+
+    @property
+    def is_fall_through(self) -> bool:
+        return self.statement is None
+
+
+@dataclass
+class FunctionFlow:
+    """The return sites of one function and every call its own body makes."""
+
+    sites: list[ReturnSite] = field(default_factory=list)
+    calls: list[cst.Call] = field(default_factory=list)
+    is_generator: bool = False
+
+
+def analyse_function(
+    function: cst.FunctionDef, never_returning: frozenset[str] = frozenset()
+) -> FunctionFlow:
+    """Collect return sites (fall-through included) and calls of ``function``.
+
+    ``never_returning`` names module-level functions annotated ``NoReturn`` /
+    ``Never``: a body ending in a call of one does not fall off the end.
+    """
+    walker = _FlowWalker(never_returning)
+    body = function.body
+    statements: Sequence[cst.BaseStatement | cst.BaseSmallStatement]
+    statements = body.body if isinstance(body, cst.IndentedBlock) else body.body
+    before, terminates = walker.block(statements, ())
+    flow = FunctionFlow(calls=walker.calls, is_generator=walker.is_generator)
+    if flow.is_generator:
+        return flow
+    flow.sites = walker.sites
+    if not terminates:
+        flow.sites.append(ReturnSite(statement=None, calls_before=before))
+    return flow
+
+
+class _CallCollector(cst.CSTVisitor):
+    """Calls and yields in an expression or statement, not descending into nested scopes."""
+
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+        self.has_yield = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.has_yield = True
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        # Decorators and defaults run in this scope; the body does not.
+        for decorator in node.decorators:
+            decorator.visit(self)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+class _FlowWalker:
+    def __init__(self, never_returning: frozenset[str]) -> None:
+        self.never_returning = never_returning
+        self.sites: list[ReturnSite] = []
+        self.calls: list[cst.Call] = []
+        self.is_generator = False
+
+    def _collect(self, node: cst.CSTNode | None) -> list[cst.Call]:
+        if node is None:
+            return []
+        collector = _CallCollector()
+        node.visit(collector)
+        if collector.has_yield:
+            self.is_generator = True
+        self.calls.extend(collector.calls)
+        return collector.calls
+
+    def block(
+        self,
+        statements: Sequence[cst.BaseStatement | cst.BaseSmallStatement],
+        before: tuple[cst.Call, ...],
+    ) -> tuple[tuple[cst.Call, ...], bool]:
+        """Walk statements; return (calls that can have run at the end, always leaves)."""
+        for stmt in statements:
+            before, terminates = self.statement(stmt, before)
+            if terminates:
+                return before, True
+        return before, False
+
+    def _suite(
+        self, suite: cst.BaseSuite, before: tuple[cst.Call, ...]
+    ) -> tuple[tuple[cst.Call, ...], bool]:
+        if isinstance(suite, cst.IndentedBlock):
+            return self.block(suite.body, before)
+        assert isinstance(suite, cst.SimpleStatementSuite)
+        return self.block(suite.body, before)
+
+    def statement(
+        self, stmt: cst.BaseStatement | cst.BaseSmallStatement, before: tuple[cst.Call, ...]
+    ) -> tuple[tuple[cst.Call, ...], bool]:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return self.block(stmt.body, before)
+        if isinstance(stmt, cst.Return):
+            calls = tuple(self._collect(stmt.value))
+            self.sites.append(ReturnSite(statement=stmt, calls_before=before))
+            return before + calls, True
+        if isinstance(stmt, cst.Raise):
+            return before + tuple(self._collect(stmt)), True
+        if isinstance(stmt, cst.Expr):
+            calls = tuple(self._collect(stmt))
+            return before + calls, self._never_returns(stmt.value)
+        if isinstance(stmt, cst.BaseSmallStatement):
+            return before + tuple(self._collect(stmt)), False
+        if isinstance(stmt, cst.If):
+            return self._if(stmt, before)
+        if isinstance(stmt, (cst.For, cst.While)):
+            return self._loop(stmt, before)
+        if isinstance(stmt, cst.Try):
+            return self._try(stmt, before)
+        if isinstance(stmt, cst.With):
+            for item in stmt.items:
+                before = before + tuple(self._collect(item.item))
+            return self._suite(stmt.body, before)
+        if isinstance(stmt, cst.Match):
+            return self._match(stmt, before)
+        if isinstance(stmt, cst.FunctionDef):
+            self._collect(stmt)  # decorators run here
+            return before, False
+        # class bodies, TryStar and anything new: their calls count, nothing returns.
+        self._collect(stmt)
+        return before, False
+
+    def _if(self, stmt: cst.If, before: tuple[cst.Call, ...]) -> tuple[tuple[cst.Call, ...], bool]:
+        before = before + tuple(self._collect(stmt.test))
+        body_end, body_leaves = self._suite(stmt.body, before)
+        if stmt.orelse is None:
+            else_end, else_leaves = before, False
+        elif isinstance(stmt.orelse, cst.If):
+            else_end, else_leaves = self._if(stmt.orelse, before)
+        else:
+            else_end, else_leaves = self._suite(stmt.orelse.body, before)
+        merged = _merge(before, [] if body_leaves else [body_end], [] if else_leaves else [else_end])
+        return merged, body_leaves and else_leaves
+
+    def _loop(
+        self, stmt: cst.For | cst.While, before: tuple[cst.Call, ...]
+    ) -> tuple[tuple[cst.Call, ...], bool]:
+        if isinstance(stmt, cst.For):
+            before = before + tuple(self._collect(stmt.iter))
+            infinite = False
+        else:
+            before = before + tuple(self._collect(stmt.test))
+            infinite = _is_true_literal(stmt.test)
+        body_end, _ = self._suite(stmt.body, before)
+        breaks = _has_break(stmt.body)
+        after = _merge(before, [body_end], [])
+        if stmt.orelse is not None:
+            else_end, else_leaves = self._suite(stmt.orelse.body, after)
+            if else_leaves and not breaks:
+                return after, True
+            after = _merge(after, [else_end], [])
+        if infinite and not breaks:
+            return after, True
+        return after, False
+
+    def _try(self, stmt: cst.Try, before: tuple[cst.Call, ...]) -> tuple[tuple[cst.Call, ...], bool]:
+        body_end, body_leaves = self._suite(stmt.body, before)
+        # A handler may run after any part of the body: everything in it can have run.
+        handler_start = _merge(before, [body_end], [])
+        ends: list[tuple[cst.Call, ...]] = []
+        all_leave = True
+        if stmt.orelse is not None and not body_leaves:
+            else_end, else_leaves = self._suite(stmt.orelse.body, body_end)
+            if not else_leaves:
+                ends.append(else_end)
+                all_leave = False
+        elif not body_leaves:
+            ends.append(body_end)
+            all_leave = False
+        for handler in stmt.handlers:
+            start = handler_start + tuple(self._collect(handler.type))
+            end, leaves = self._suite(handler.body, start)
+            if not leaves:
+                ends.append(end)
+                all_leave = False
+        after = _merge(before, ends, [])
+        if stmt.finalbody is not None:
+            after, final_leaves = self._suite(stmt.finalbody.body, _merge(handler_start, ends, []))
+            if final_leaves:
+                return after, True
+        return after, all_leave
+
+    def _match(
+        self, stmt: cst.Match, before: tuple[cst.Call, ...]
+    ) -> tuple[tuple[cst.Call, ...], bool]:
+        before = before + tuple(self._collect(stmt.subject))
+        ends: list[tuple[cst.Call, ...]] = []
+        all_leave = True
+        exhaustive = False
+        for case in stmt.cases:
+            start = before + tuple(self._collect(case.guard))
+            end, leaves = self._suite(case.body, start)
+            if not leaves:
+                ends.append(end)
+                all_leave = False
+            if case.guard is None and _is_irrefutable(case.pattern):
+                exhaustive = True
+        if not exhaustive:
+            ends.append(before)
+            all_leave = False
+        return _merge(before, ends, []), all_leave
+
+    def _never_returns(self, expr: cst.BaseExpression) -> bool:
+        if not isinstance(expr, cst.Call):
+            return False
+        func = expr.func
+        dotted = _dotted_name(func)
+        if dotted is None:
+            return False
+        return (
+            dotted in _NEVER_RETURNING_CALLS
+            or dotted in _NEVER_RETURNING_BUILTINS
+            or dotted in self.never_returning
+        )
+
+
+def _merge(
+    before: tuple[cst.Call, ...],
+    ends: list[tuple[cst.Call, ...]],
+    more: list[tuple[cst.Call, ...]],
+) -> tuple[cst.Call, ...]:
+    """Union of call sequences that extend ``before``, keeping source order of first sight."""
+    merged = list(before)
+    seen = {id(c) for c in merged}
+    for seq in [*ends, *more]:
+        for call in seq:
+            if id(call) not in seen:
+                seen.add(id(call))
+                merged.append(call)
+    return tuple(merged)
+
+
+def _is_true_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Name):
+        return expr.value == "True"
+    if isinstance(expr, cst.Integer):
+        return expr.evaluated_value != 0
+    return False
+
+
+def _is_irrefutable(pattern: cst.MatchPattern) -> bool:
+    if isinstance(pattern, cst.MatchAs):
+        return pattern.pattern is None or _is_irrefutable(pattern.pattern)
+    if isinstance(pattern, cst.MatchOr):
+        return any(_is_irrefutable(p.pattern) for p in pattern.patterns)
+    return False
+
+
+class _BreakFinder(cst.CSTVisitor):
+    """Finds a ``break`` that belongs to the loop being analysed."""
+
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Break(self, node: cst.Break) -> None:
+        self.found = True
+
+    def visit_For(self, node: cst.For) -> bool:
+        # A nested loop's own break does not leave the outer loop; its else clause could.
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def visit_While(self, node: cst.While) -> bool:
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+def _has_break(body: cst.BaseSuite) -> bool:
+    finder = _BreakFinder()
+    body.visit(finder)
+    return finder.found
+
+
+def _dotted_name(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        inner = _dotted_name(node.value)
+        return None if inner is None else f"{inner}.{node.attr.value}"
+    return None

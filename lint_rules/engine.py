@@ -1,0 +1,280 @@
+"""The core every front end calls: source in, diagnostics out.
+
+``check_source`` parses once, lets each framework with an enabled rule and a
+signal in the file find its contexts (tool functions, agents, …), runs the
+rules, converts findings to positioned diagnostics and drops what ``# noqa``
+suppresses. It never prints, exits or reads files; facts from other files come
+in through ``project``.
+
+A file without any framework signal is never reported on — TRV001 included —
+so that the runner's byte prefilter, which skips such files unparsed, changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import tokenize
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import libcst as cst
+
+from lint_rules.analysis.module import ParsedModule, parse_module
+from lint_rules.analysis.noqa import NoqaDirectives
+from lint_rules.analysis.project import Project
+from lint_rules.config import Settings
+from lint_rules.model import Diagnostic, Edit, Fix, Location
+from lint_rules.rules import Finding, InternalError, ParseError, Rule, all_rules, default_enabled_map
+
+
+@dataclass(frozen=True)
+class ToolFunctionReport:
+    """One line of ``--show-tool-functions``: a function and why it is (not) a tool."""
+
+    framework: str
+    name: str
+    row: int
+    is_tool: bool
+    reason: str
+
+
+class Framework(Protocol):
+    key: str
+    title: str
+
+    def has_signal(self, source: str, path: str) -> bool: ...
+
+    def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[Any]: ...
+
+    def describe(
+        self, module: ParsedModule, project: Project | None
+    ) -> Iterable[ToolFunctionReport]: ...
+
+
+def frameworks() -> tuple[Framework, ...]:
+    from lint_rules.frameworks.polyai import FRAMEWORK as POLYAI
+
+    return (POLYAI,)
+
+
+def has_any_signal(source: str, path: str) -> bool:
+    return any(f.has_signal(source, path) for f in frameworks())
+
+
+def enabled_codes(settings: Settings, path: str) -> frozenset[str]:
+    return settings.enabled_codes_for(Path(path), default_enabled_map())
+
+
+def check_source(
+    source: str,
+    path: str,
+    settings: Settings | None = None,
+    project: Project | None = None,
+) -> list[Diagnostic]:
+    """Check one file's text. ``path`` decides layout-based recognition and config."""
+    settings = settings if settings is not None else Settings()
+    codes = enabled_codes(settings, path)
+    active = [f for f in frameworks() if _has_enabled_rule(f.key, codes)]
+    signalled = [f for f in active if f.has_signal(source, path)]
+    if not signalled:
+        return []
+    try:
+        module = parse_module(source, path)
+    except cst.ParserSyntaxError as error:
+        if ParseError.code not in codes:
+            return []
+        return _filter_noqa([_parse_error(source, path, error)], source)
+    except RecursionError:
+        if ParseError.code not in codes:
+            return []
+        return [_engine_diagnostic(ParseError, path, 1, 1, "File is too deeply nested to parse")]
+
+    diagnostics: list[Diagnostic] = []
+    for framework in signalled:
+        rules = [r for r in _rules_of(framework.key) if r.code in codes]
+        try:
+            contexts = framework.contexts(module, project)
+        except Exception as error:  # a recognition bug must not stop the run
+            diagnostics.append(_internal_error(path, f"{framework.title} recognition", error))
+            continue
+        for rule_class in rules:
+            rule = rule_class()
+            try:
+                findings = [f for context in contexts for f in rule.check(context, settings)]
+            except Exception as error:
+                if InternalError.code in codes:
+                    diagnostics.append(_internal_error(path, f"{rule.code} ({rule.name})", error))
+                continue
+            diagnostics.extend(_to_diagnostic(rule, f, module) for f in findings)
+    diagnostics = _dedupe(diagnostics)
+    return sorted(_filter_noqa(diagnostics, source), key=Diagnostic.sort_key)
+
+
+def check_bytes(
+    data: bytes,
+    path: str,
+    settings: Settings | None = None,
+    project: Project | None = None,
+) -> list[Diagnostic]:
+    """Decode a file as Python does (PEP 263, BOM) and check it."""
+    settings = settings if settings is not None else Settings()
+    try:
+        source = decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+        text = data.decode("latin-1")
+        codes = enabled_codes(settings, path)
+        if ParseError.code not in codes or not any(
+            f.has_signal(text, path) for f in frameworks() if _has_enabled_rule(f.key, codes)
+        ):
+            return []
+        reason = error.msg if isinstance(error, SyntaxError) else str(error)
+        return [_engine_diagnostic(ParseError, path, 1, 1, f"Cannot decode file: {reason}")]
+    return check_source(source, path, settings, project)
+
+
+def decode_source(data: bytes) -> str:
+    """Bytes → text the way CPython reads a source file; BOM removed, newlines kept."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    if encoding == "utf-8-sig" or data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :] if data.startswith(codecs.BOM_UTF8) else data
+        encoding = "utf-8"
+    return data.decode(encoding)
+
+
+def describe_tool_functions(
+    source: str, path: str, settings: Settings | None = None, project: Project | None = None
+) -> list[ToolFunctionReport]:
+    """Every recognised tool function (and PolyAI helper) of a file, for the CLI."""
+    reports: list[ToolFunctionReport] = []
+    signalled = [f for f in frameworks() if f.has_signal(source, path)]
+    if not signalled:
+        return reports
+    try:
+        module = parse_module(source, path)
+    except (cst.ParserSyntaxError, RecursionError):
+        return reports
+    for framework in signalled:
+        reports.extend(framework.describe(module, project))
+    return sorted(reports, key=lambda r: (r.row, r.name))
+
+
+# ------------------------------------------------------------------ internals
+
+_RULES_BY_FRAMEWORK: dict[str, tuple[type[Rule], ...]] = {}
+
+
+def _rules_of(framework: str) -> tuple[type[Rule], ...]:
+    rules = _RULES_BY_FRAMEWORK.get(framework)
+    if rules is None:
+        rules = tuple(r for r in all_rules() if r.framework == framework)
+        _RULES_BY_FRAMEWORK[framework] = rules
+    return rules
+
+
+def _has_enabled_rule(framework: str, codes: frozenset[str]) -> bool:
+    return any(r.code in codes for r in _rules_of(framework))
+
+
+def _to_diagnostic(rule: Rule, finding: Finding, module: ParsedModule) -> Diagnostic:
+    start, end = _span(module, finding.node)
+    fix = None
+    if finding.fix is not None:
+        edits = []
+        for spec in finding.fix.edits:
+            edit_start, edit_end = _span(module, spec.node)
+            if spec.mode == "before":
+                edit_end = edit_start
+            elif spec.mode == "after":
+                edit_start = edit_end
+            edits.append(Edit(content=spec.content, location=edit_start, end_location=edit_end))
+        fix = Fix(
+            message=finding.fix.title,
+            applicability=finding.fix.applicability,
+            edits=tuple(edits),
+        )
+    return Diagnostic(
+        code=rule.code,
+        name=rule.name,
+        message=finding.message,
+        severity=rule.severity,
+        filename=module.path,
+        location=start,
+        end_location=end,
+        fix=fix,
+    )
+
+
+def _span(module: ParsedModule, node: cst.CSTNode) -> tuple[Location, Location]:
+    code_range = module.range_of(node)
+    return (
+        Location(row=code_range.start.line, column=code_range.start.column + 1),
+        Location(row=code_range.end.line, column=code_range.end.column + 1),
+    )
+
+
+def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, int, int, str]] = set()
+    unique = []
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.location.row, diagnostic.location.column, diagnostic.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(diagnostic)
+    return unique
+
+
+def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]:
+    if not diagnostics:
+        return diagnostics
+    directives = NoqaDirectives.from_source(source)
+    return [d for d in diagnostics if not directives.suppresses(d.code, d.noqa_row)]
+
+
+def _engine_diagnostic(
+    rule: type[Rule], path: str, row: int, column: int, message: str, end_column: int | None = None
+) -> Diagnostic:
+    return Diagnostic(
+        code=rule.code,
+        name=rule.name,
+        message=message,
+        severity=rule.severity,
+        filename=path,
+        location=Location(row=row, column=column),
+        end_location=Location(row=row, column=end_column if end_column is not None else column),
+    )
+
+
+def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagnostic:
+    """TRV001 where CPython's parser puts the error (LibCST is often off by a line)."""
+    try:
+        compile(source, path or "<unknown>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as python_error:
+        row = python_error.lineno or 1
+        column = python_error.offset or 1
+        message = f"SyntaxError: {python_error.msg}"
+        return _engine_diagnostic(ParseError, path, row, max(column, 1), message)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    # CPython accepts what LibCST cannot parse (new syntax): use LibCST's position.
+    row, column = error.raw_line, error.raw_column + 1
+    return _engine_diagnostic(
+        ParseError, path, max(row, 1), max(column, 1), f"SyntaxError: {error.message}"
+    )
+
+
+def _internal_error(path: str, what: str, error: BaseException) -> Diagnostic:
+    message = (
+        f"Internal error in {what}: {type(error).__name__}: {error}. "
+        "Please report this at https://github.com/toolret/toolret/issues"
+    )
+    return _engine_diagnostic(InternalError, path, 1, 1, message)
+
+
+def iter_findings_codes(diagnostics: Iterable[Diagnostic]) -> Iterator[str]:
+    for diagnostic in diagnostics:
+        yield diagnostic.code

@@ -1,0 +1,1 @@
+"""One package per framework: how its tool functions are recognised, and its rules."""

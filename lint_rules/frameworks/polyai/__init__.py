@@ -1,0 +1,65 @@
+"""PolyAI Agent Studio: recognition of function files and rules TRV101–TRV108."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.engine import ToolFunctionReport
+from lint_rules.frameworks.polyai.recognition import PolyAIFunction, has_signal, recognise
+from lint_rules.frameworks.polyai.trv101 import PolyaiInvalidReturnType
+from lint_rules.frameworks.polyai.trv102 import PolyaiEmptyDictReturn
+from lint_rules.frameworks.polyai.trv103 import PolyaiHangupWithoutUtterance
+from lint_rules.frameworks.polyai.trv104 import PolyaiHandoffWithoutUtterance
+from lint_rules.frameworks.polyai.trv105 import PolyaiUnknownReturnKey
+from lint_rules.frameworks.polyai.trv106 import PolyaiInvalidKeyValue
+from lint_rules.frameworks.polyai.trv107 import PolyaiModifierWithoutUtterance
+from lint_rules.frameworks.polyai.trv108 import PolyaiConflictingActions
+from lint_rules.rules import Rule
+
+RULES: tuple[type[Rule], ...] = (
+    PolyaiInvalidReturnType,
+    PolyaiEmptyDictReturn,
+    PolyaiHangupWithoutUtterance,
+    PolyaiHandoffWithoutUtterance,
+    PolyaiUnknownReturnKey,
+    PolyaiInvalidKeyValue,
+    PolyaiModifierWithoutUtterance,
+    PolyaiConflictingActions,
+)
+
+
+class PolyAI:
+    key = "polyai"
+    title = "PolyAI"
+
+    def has_signal(self, source: str, path: str) -> bool:
+        return has_signal(source, path)
+
+    def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[PolyAIFunction]:
+        polyai_project = project.polyai_for(module.path) if project is not None else None
+        return recognise(module, polyai_project).tools
+
+    def describe(self, module: ParsedModule, project: Project | None) -> Iterator[ToolFunctionReport]:
+        polyai_project = project.polyai_for(module.path) if project is not None else None
+        recognition = recognise(module, polyai_project)
+        for tool in recognition.tools:
+            yield ToolFunctionReport(
+                framework=self.title,
+                name=tool.name,
+                row=module.range_of(tool.node.name).start.line,
+                is_tool=True,
+                reason=tool.reason,
+            )
+        for helper in recognition.helpers:
+            yield ToolFunctionReport(
+                framework=self.title,
+                name=helper.node.name.value,
+                row=module.range_of(helper.node.name).start.line,
+                is_tool=False,
+                reason=helper.reason,
+            )
+
+
+FRAMEWORK = PolyAI()

@@ -1,0 +1,177 @@
+"""TRV101 polyai-invalid-return-type."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lint_rules.analysis.shapes import Kind
+from lint_rules.config import Settings
+from lint_rules.frameworks.polyai.recognition import PolyAIFunction
+from lint_rules.model import Applicability, Severity
+from lint_rules.rules import Example, Finding, Rule, wrap_in_str
+
+INVALID_KINDS = frozenset(
+    {Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.LIST, Kind.TUPLE, Kind.SET, Kind.BYTES, Kind.COMPLEX}
+)
+WRAPPABLE_KINDS = frozenset({Kind.INT, Kind.FLOAT})
+
+
+class PolyaiInvalidReturnType(Rule):
+    """
+    ## What it does
+    Checks for PolyAI Agent Studio functions that return something other than a
+    `str`, a `dict` or `None`: an `int`, `float`, `bool`, `list`, `tuple`,
+    `set`, `bytes` or `complex`.
+
+    ## Why is this bad?
+    Agent Studio hands a function's return value to the LLM only when it is a
+    string or a dict of the documented keys. "Any other type – integer, list,
+    boolean – will cause an error. The LLM will retry up to three times"
+    (PolyAI docs, *tool return values*): the caller waits through the retries
+    and the turn fails.
+
+    Only values whose type is certain from the file are reported: literals,
+    `len(...)`, arithmetic on known numbers, local variables assigned only such
+    values, parameters annotated `int`, and so on. A value toolret cannot infer
+    is never reported.
+
+    ## Fix safety
+    For an `int` or `float` the fix wraps the value in `str()`, which is what
+    PolyAI's documentation tells users to do by hand. The value the LLM sees is
+    the same digits; the Python type changes from a number to a string, which
+    is exactly the change Agent Studio requires, so the fix is safe. Other
+    types have no automatic fix: decide what the LLM should be told.
+
+    ## References
+    - [PolyAI: tool return values](https://docs.poly.ai/)
+    """
+
+    code = "TRV101"
+    name = "polyai-invalid-return-type"
+    severity = Severity.ERROR
+    framework = "polyai"
+    fix_applicability = Applicability.SAFE
+    message = "PolyAI function returns a type Agent Studio rejects"
+
+    invalid = (
+        Example(
+            path="functions/count_bookings.py",
+            code="""\
+def count_bookings(conv):
+    bookings = conv.state.bookings or []
+    return len(bookings)
+""",
+            fixed="""\
+def count_bookings(conv):
+    bookings = conv.state.bookings or []
+    return str(len(bookings))
+""",
+        ),
+        Example(
+            path="functions/get_wait_time.py",
+            code="""\
+def get_wait_time(conv, party_size: int):
+    if party_size > 8:
+        return(45)
+    return 15 if conv.state.busy else 5.5
+""",
+            fixed="""\
+def get_wait_time(conv, party_size: int):
+    if party_size > 8:
+        return(str(45))
+    return str(15) if conv.state.busy else str(5.5)
+""",
+        ),
+        Example(
+            path="flows/booking/functions/is_open.py",
+            code="""\
+def is_open(conv, flow):
+    return conv.state.hour < 22
+""",
+        ),
+        Example(
+            path="functions/list_branches.py",
+            code="""\
+def list_branches(conv):
+    return ["Camden", "Soho"]
+""",
+        ),
+    )
+    valid = (
+        Example(
+            title="a str, as the docs ask",
+            path="functions/count_bookings.py",
+            code="""\
+def count_bookings(conv):
+    bookings = conv.state.bookings or []
+    return f"The caller has {len(bookings)} bookings."
+""",
+        ),
+        Example(
+            title="helpers in a function file may return anything",
+            path="functions/check_hours.py",
+            code="""\
+def in_hours(conv) -> bool:
+    return 9 <= conv.state.hour < 17
+
+
+def check_hours(conv):
+    if in_hours(conv):
+        return "We are open."
+    return {"utterance": "We are closed now.", "hangup": True}
+""",
+        ),
+        Example(
+            title="a value whose type cannot be inferred",
+            path="functions/lookup_balance.py",
+            code="""\
+def lookup_balance(conv):
+    balance = conv.api.get_balance(conv.state.account)
+    return balance
+""",
+        ),
+        Example(
+            title="a local that is mutated is not guessed at",
+            path="functions/summarise.py",
+            code="""\
+def summarise(conv):
+    parts = ["Order"]
+    parts.append(conv.state.order_id)
+    return " ".join(parts)
+""",
+        ),
+        Example(
+            title="returns inside nested functions belong to them",
+            path="functions/pick_slot.py",
+            code="""\
+def pick_slot(conv):
+    def score(slot):
+        return len(slot)
+
+    best = max(conv.state.slots, key=score)
+    return f"The best slot is {best}."
+""",
+        ),
+        Example(
+            title="a function not named like its file is a helper",
+            path="functions/pick_slot.py",
+            code="""\
+def slot_count(conv):
+    return 3
+""",
+        ),
+    )
+
+    def check(self, context: PolyAIFunction, settings: Settings) -> Iterator[Finding]:
+        for _site, node, shape in context.returned:
+            if node is None or shape.kind not in INVALID_KINDS:
+                continue
+            kind = shape.kind.value
+            yield Finding(
+                node=node,
+                message=(
+                    f"PolyAI function `{context.name}` returns `{kind}`; Agent Studio "
+                    "accepts only a `str` or a `dict`"
+                ),
+                fix=wrap_in_str(node) if shape.kind in WRAPPABLE_KINDS else None,
+            )

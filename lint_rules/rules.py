@@ -1,0 +1,200 @@
+"""What a rule is, and the registry of every rule.
+
+A rule is one class: its docstring is its documentation (ruff's sections), its
+``invalid`` / ``valid`` examples sit beside its logic and become both its tests
+(``tests/test_rule_examples.py`` collects them all) and the Example / Use
+instead sections of its documentation page. A rule sees one *context* its
+framework built (a recognised tool function, an ``Agent(...)`` call, …) and
+yields :class:`Finding` values that point at LibCST nodes; the engine turns
+them into positioned :class:`~lint_rules.model.Diagnostic` values only when
+something is reported.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+import libcst as cst
+
+from lint_rules.model import Applicability, Severity
+
+
+@dataclass(frozen=True)
+class EditSpec:
+    """A text edit relative to a node: replace it, or insert before / after it."""
+
+    node: cst.CSTNode
+    content: str
+    mode: Literal["replace", "before", "after"] = "replace"
+
+
+@dataclass(frozen=True)
+class FixSpec:
+    title: str
+    applicability: Applicability
+    edits: tuple[EditSpec, ...]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule's report: the node it points at, the message, and an optional fix."""
+
+    node: cst.CSTNode
+    message: str
+    fix: FixSpec | None = None
+
+
+@dataclass(frozen=True)
+class Example:
+    """A snippet a rule must (``invalid``) or must not (``valid``) flag.
+
+    ``path`` is where the snippet lives (PolyAI recognises tool functions by
+    file layout); ``files`` are other files of the same project (the PolyAI
+    prompts and YAML that say which functions are tools), relative to the
+    project root that ``path`` is relative to. ``fixed`` is the source after
+    the rule's fixes (safe and unsafe) are applied.
+    """
+
+    code: str
+    path: str = "example.py"
+    fixed: str | None = None
+    files: Mapping[str, str] = field(default_factory=dict)
+    title: str = ""
+
+
+class Rule:
+    """Base of every rule. Subclasses set the class attributes and ``check``."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    framework: ClassVar[str]
+    """Key of the framework whose contexts this rule checks (``polyai``, …)."""
+    fix_applicability: ClassVar[Applicability | None] = None
+    message: ClassVar[str] = ""
+    """A one-line summary, used by ``toolret rules`` and SARIF's shortDescription."""
+    invalid: ClassVar[tuple[Example, ...]] = ()
+    valid: ClassVar[tuple[Example, ...]] = ()
+
+    @classmethod
+    def default_enabled(cls) -> bool:
+        return cls.severity is not Severity.INFO
+
+    @classmethod
+    def documentation(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    def check(self, context: Any, settings: Any) -> Iterator[Finding]:
+        raise NotImplementedError
+
+
+class EngineRule(Rule):
+    """Codes the engine itself reports (TRV001, TRV002); they have no ``check``."""
+
+    framework = "engine"
+
+
+class ParseError(EngineRule):
+    """
+    ## What it does
+    Reports a file that could hold tool functions (it mentions a framework) but
+    could not be read, decoded or parsed.
+
+    ## Why is this bad?
+    toolret cannot check a file it cannot parse, and neither can the framework
+    load it. The diagnostic points where CPython's own parser places the error
+    (line 1 for a file that cannot be decoded). Files that mention no
+    framework are not parsed at all and never get this diagnostic: syntax
+    errors there are flake8's `E999` and ruff's business.
+    """
+
+    code = "TRV001"
+    name = "parse-error"
+    severity = Severity.ERROR
+    message = "A file that could hold tool functions could not be parsed"
+
+
+class InternalError(EngineRule):
+    """
+    ## What it does
+    Reports that a rule crashed on this file. The other rules and files are
+    still checked; the message names the rule.
+
+    ## Why is this bad?
+    A crash means toolret could not check the file completely. Please report
+    it with the file (or a reduced version of it) at
+    https://github.com/toolret/toolret/issues. The flake8 plugin also uses this
+    code to report an invalid `[tool.toolret]` configuration, since flake8
+    plugins cannot stop the run.
+    """
+
+    code = "TRV002"
+    name = "internal-error"
+    severity = Severity.ERROR
+    message = "A rule crashed on this file"
+
+
+def all_rules() -> tuple[type[Rule], ...]:
+    """Every rule, engine codes first, sorted by code."""
+    from lint_rules.frameworks import polyai
+
+    rules: list[type[Rule]] = [ParseError, InternalError, *polyai.RULES]
+    return tuple(sorted(rules, key=lambda r: r.code))
+
+
+_BY_CODE: dict[str, type[Rule]] | None = None
+
+
+def rules_by_code() -> Mapping[str, type[Rule]]:
+    global _BY_CODE
+    if _BY_CODE is None:
+        _BY_CODE = {rule.code: rule for rule in all_rules()}
+    return _BY_CODE
+
+
+def default_enabled_map() -> dict[str, bool]:
+    """Every code → whether it is on by default (what config selection needs)."""
+    return {code: rule.default_enabled() for code, rule in rules_by_code().items()}
+
+
+def get_rule(code_or_name: str) -> type[Rule] | None:
+    by_code = rules_by_code()
+    rule = by_code.get(code_or_name.upper())
+    if rule is not None:
+        return rule
+    for candidate in by_code.values():
+        if candidate.name == code_or_name:
+            return candidate
+    return None
+
+
+def wrap_in_str(expr: cst.BaseExpression) -> FixSpec:
+    """The project's signature fix: ``x`` → ``str(x)``, the user's own parentheses kept.
+
+    Two insertions around the expression (whose range excludes its own
+    parentheses), so ``return(3)`` becomes ``return(str(3))`` and comments or
+    line breaks inside the expression are untouched. Wrapping a whole
+    expression in a call never changes its precedence.
+    """
+    return FixSpec(
+        title="Wrap in `str()`",
+        applicability=Applicability.SAFE,
+        edits=(EditSpec(expr, "str(", "before"), EditSpec(expr, ")", "after")),
+    )
+
+
+def replace_string_literal(node: cst.BaseExpression, new_value: str, title: str) -> FixSpec | None:
+    """Replace a simple string literal's text, keeping its prefix and quote style."""
+    if not isinstance(node, cst.SimpleString):
+        return None
+    prefix, quote = node.prefix, node.quote
+    if "\\" in new_value or quote in new_value:
+        return None
+    return FixSpec(
+        title=title,
+        applicability=Applicability.UNSAFE,
+        edits=(EditSpec(node, f"{prefix}{quote}{new_value}{quote}"),),
+    )
