@@ -1,0 +1,85 @@
+"""The flake8 entry point ``TRV``.
+
+flake8 owns rule selection (``--select``/``--ignore``/``--extend-ignore``),
+``per-file-ignores`` and ``# noqa`` here; toolret contributes its framework
+settings from the closest ``[tool.toolret]`` and the PolyAI directory facts.
+The info rules are declared default-ignored (``extend_default_ignore``), so
+``--select TRV`` or ``--extend-select TRV107`` turns them on as with the CLI.
+
+flake8 checks one file at a time (possibly in worker processes), so only
+same-file Python facts are used; PolyAI prompt/YAML references are read per
+process and cached by project root and file stats. An exception escaping
+``run()`` would abort all of flake8, so every failure — including an invalid
+``[tool.toolret]`` table — becomes one TRV002 diagnostic at line 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from lint_rules import __version__
+
+Result = tuple[int, int, str, type[Any]]
+
+_INFO_CODES = ("TRV107", "TRV208", "TRV307", "TRV308")
+
+
+class ToolretChecker:
+    name = "toolret"
+    version = __version__
+
+    _project: Any = None  # per-process cache of directory facts (see module docstring)
+    _resolver: Any = None
+
+    def __init__(self, tree: object, lines: list[str], filename: str) -> None:
+        del tree  # accepted so flake8 runs this as a tree plugin; LibCST parses the lines
+        self.lines = lines
+        self.filename = filename
+
+    @classmethod
+    def add_options(cls, option_manager: Any) -> None:
+        option_manager.extend_default_ignore(list(_INFO_CODES))
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        del options  # selection is flake8's; settings come from [tool.toolret]
+
+    def run(self) -> Iterator[Result]:
+        try:
+            results = list(self._check())
+        except Exception as error:  # never let flake8's whole run abort
+            results = [
+                (1, 0, f"TRV002 Internal error in toolret: {type(error).__name__}: {error}", type(self))
+            ]
+        yield from results
+
+    def _check(self) -> Iterator[Result]:
+        from lint_rules.analysis.project import Project
+        from lint_rules.config import ConfigError, Settings, SettingsResolver
+        from lint_rules.engine import check_source
+
+        cls = type(self)
+        if cls._project is None:
+            cls._project = Project()
+            cls._resolver = SettingsResolver()
+        path = self.filename if self.filename not in ("-", "stdin") else ""
+        try:
+            settings = cls._resolver(Path(path) if path else Path.cwd())
+        except ConfigError as error:
+            yield (1, 0, f"TRV002 {error}", type(self))
+            return
+        # Every rule on: flake8 decides what is shown.
+        settings = Settings(
+            select=("ALL",),
+            polyai=settings.polyai,
+            browser_use=settings.browser_use,
+            openai_agents=settings.openai_agents,
+            openai_chat=settings.openai_chat,
+        )
+        source = "".join(self.lines)
+        name = str(Path(path).absolute()) if path else "-"
+        for diagnostic in check_source(source, name, settings, cls._project):
+            text = f"{diagnostic.code} {diagnostic.message}"
+            yield (diagnostic.location.row, diagnostic.location.column - 1, text, type(self))
