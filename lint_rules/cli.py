@@ -47,8 +47,12 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's).")
-@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition.")
+@click.option(
+    "--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's)."
+)
+@click.option(
+    "--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition."
+)
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @click.option(
     "--output-format",
@@ -57,18 +61,33 @@ def main() -> None:
     envvar="TOOLRET_OUTPUT_FORMAT",
     help="Output format (ruff's names and shapes). Default: full.",
 )
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this config file for every path.")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Use this config file for every path.",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of diagnostics.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option("--unsafe-fixes/--no-unsafe-fixes", default=False, help="Count unsafe fixes as fixable.")
-@click.option("--stdin-filename", type=click.Path(path_type=Path), help="The name of the file read from stdin (`-`).")
+@click.option(
+    "--unsafe-fixes/--no-unsafe-fixes", default=False, help="Count unsafe fixes as fixable."
+)
+@click.option(
+    "--stdin-filename",
+    type=click.Path(path_type=Path),
+    help="The name of the file read from stdin (`-`).",
+)
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given explicitly too.")
-@click.option("--respect-gitignore/--no-respect-gitignore", default=None, help="Honour .gitignore files.")
+@click.option(
+    "--respect-gitignore/--no-respect-gitignore", default=None, help="Honour .gitignore files."
+)
 @click.option("--exclude", multiple=True, help="Glob patterns to exclude (replaces the config's).")
 @click.option("--extend-exclude", multiple=True, help="Glob patterns to exclude in addition.")
 @click.option("--show-files", is_flag=True, help="List the files that would be checked, then exit.")
-@click.option("--show-tool-functions", is_flag=True, help="List each recognised tool function and why.")
+@click.option(
+    "--show-tool-functions", is_flag=True, help="List each recognised tool function and why."
+)
 def check(
     paths: tuple[Path, ...],
     select: tuple[str, ...],
@@ -122,8 +141,12 @@ def check(
     try:
         if reading_stdin:
             data = sys.stdin.buffer.read()
-            file_result = runner.check_stdin(data, str(stdin_filename) if stdin_filename else None, resolver, project)
-            result = runner.RunResult(files=[file_result] if file_result.diagnostics else [], checked=1)
+            file_result = runner.check_stdin(
+                data, str(stdin_filename) if stdin_filename else None, resolver, project
+            )
+            result = runner.RunResult(
+                files=[file_result] if file_result.diagnostics else [], checked=1
+            )
         else:
             targets = list(paths) or [Path(".")]
             if show_files:
@@ -172,7 +195,8 @@ def _show_tool_functions(
         for report in describe_tool_functions(source, str(absolute), resolver(path), project):
             shown = _relative(absolute, cwd)
             status = "tool" if report.is_tool else "not a tool"
-            click.echo(f"{shown}:{report.row}: {report.name} [{report.framework}, {status}] {report.reason}")
+            label = f"{report.name} [{report.framework}, {status}]"
+            click.echo(f"{shown}:{report.row}: {label} {report.reason}")
 
 
 def _relative(path: Path, cwd: Path) -> str:

@@ -32,7 +32,9 @@ def rule_page(rule: type[Rule]) -> str:
     doc = rule.documentation()
     sections = _split_sections(doc)
     lines = [f"# {rule.name} ({rule.code})", ""]
-    lines.append(f"Derived from the **{FRAMEWORK_TITLES.get(rule.framework, rule.framework)}** rules.")
+    lines.append(
+        f"Derived from the **{FRAMEWORK_TITLES.get(rule.framework, rule.framework)}** rules."
+    )
     lines.append("")
     facts = [f"Severity: `{rule.severity.value}`."]
     if not rule.default_enabled():

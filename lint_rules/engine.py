@@ -17,7 +17,7 @@ import ast
 import codecs
 import io
 import tokenize
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,7 +29,14 @@ from lint_rules.analysis.noqa import NoqaDirectives
 from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
 from lint_rules.model import Diagnostic, Edit, Fix, Location
-from lint_rules.rules import Finding, InternalError, ParseError, Rule, all_rules, default_enabled_map
+from lint_rules.rules import (
+    Finding,
+    InternalError,
+    ParseError,
+    Rule,
+    all_rules,
+    default_enabled_map,
+)
 
 
 @dataclass(frozen=True)
@@ -221,7 +228,12 @@ def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     seen: set[tuple[str, int, int, str]] = set()
     unique = []
     for diagnostic in diagnostics:
-        key = (diagnostic.code, diagnostic.location.row, diagnostic.location.column, diagnostic.message)
+        key = (
+            diagnostic.code,
+            diagnostic.location.row,
+            diagnostic.location.column,
+            diagnostic.message,
+        )
         if key not in seen:
             seen.add(key)
             unique.append(diagnostic)
@@ -273,8 +285,3 @@ def _internal_error(path: str, what: str, error: BaseException) -> Diagnostic:
         "Please report this at https://github.com/toolret/toolret/issues"
     )
     return _engine_diagnostic(InternalError, path, 1, 1, message)
-
-
-def iter_findings_codes(diagnostics: Iterable[Diagnostic]) -> Iterator[str]:
-    for diagnostic in diagnostics:
-        yield diagnostic.code

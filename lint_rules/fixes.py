@@ -28,9 +28,7 @@ def offset_of(offsets: Sequence[int], location: Location) -> int:
     return offsets[location.row - 1] + location.column - 1
 
 
-def fixes_to_apply(
-    diagnostics: Iterable[Diagnostic], *, unsafe: bool = False
-) -> list[Fix]:
+def fixes_to_apply(diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> list[Fix]:
     allowed = {Applicability.SAFE, Applicability.UNSAFE} if unsafe else {Applicability.SAFE}
     return [d.fix for d in diagnostics if d.fix is not None and d.fix.applicability in allowed]
 

@@ -51,7 +51,12 @@ class ToolretChecker:
             results = list(self._check())
         except Exception as error:  # never let flake8's whole run abort
             results = [
-                (1, 0, f"TRV002 Internal error in toolret: {type(error).__name__}: {error}", type(self))
+                (
+                    1,
+                    0,
+                    f"TRV002 Internal error in toolret: {type(error).__name__}: {error}",
+                    type(self),
+                )
             ]
         yield from results
 

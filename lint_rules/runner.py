@@ -56,8 +56,10 @@ def check_file(path: Path, settings: Settings, project: Project | None) -> FileR
     try:
         data = path.read_bytes()
     except OSError as error:
-        return FileResult(name, [], None) if not _could_hold_tools(name) else FileResult(
-            name, [_unreadable(name, error)], None
+        return (
+            FileResult(name, [], None)
+            if not _could_hold_tools(name)
+            else FileResult(name, [_unreadable(name, error)], None)
         )
     diagnostics = check_bytes(data, name, settings, project)
     source = None

@@ -115,7 +115,9 @@ def test_project_awareness_unreferenced_functions_are_helpers(tmp_path: Path) ->
     tool.write_text("def book_table(conv):\n    return conv.hour < 17\n")
     project = Project()
     assert check_source(helper.read_text(), str(helper), project=project) == []
-    assert [d.code for d in check_source(tool.read_text(), str(tool), project=project)] == ["TRV101"]
+    assert [d.code for d in check_source(tool.read_text(), str(tool), project=project)] == [
+        "TRV101"
+    ]
     reports = describe_tool_functions(helper.read_text(), str(helper), project=project)
     assert [(r.name, r.is_tool) for r in reports] == [("in_hours", False)]
     assert "not referenced" in reports[0].reason

@@ -33,7 +33,11 @@ def flow_of(source: str, never_returning: frozenset[str] = frozenset()):  # type
         ("def f():\n    with x:\n        return 1\n", False),
         ("def f():\n    for a in b:\n        return 1\n", True),
         ("def f():\n    for a in b:\n        pass\n    else:\n        return 1\n", False),
-        ("def f():\n    match x:\n        case 1:\n            return 1\n        case _:\n            return 2\n", False),
+        (
+            "def f():\n    match x:\n        case 1:\n            return 1\n"
+            "        case _:\n            return 2\n",
+            False,
+        ),
         ("def f():\n    match x:\n        case 1:\n            return 1\n", True),
     ],
 )

@@ -51,7 +51,9 @@ def test_invalid_example_is_reported(rule: type[Rule], example: Example, tmp_pat
         fixed, _, _ = apply_fixes(example.code, fixes_to_apply(found, unsafe=True))
         assert fixed == example.fixed
         # Idempotent: the fixed code has nothing left for this rule to fix.
-        again = run_example(rule, Example(code=fixed, path=example.path, files=example.files), tmp_path)
+        again = run_example(
+            rule, Example(code=fixed, path=example.path, files=example.files), tmp_path
+        )
         assert not fixes_to_apply(again, unsafe=True)
 
 

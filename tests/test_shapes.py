@@ -17,9 +17,7 @@ def infer_return(body: str, prelude: str = "", params: str = "conv") -> tuple[Ki
     module = parse_module(source, "f.py")
     function = module.functions["f"]
     returns = [
-        node
-        for node in _walk(function)
-        if isinstance(node, cst.Return) and node.value is not None
+        node for node in _walk(function) if isinstance(node, cst.Return) and node.value is not None
     ]
     value = returns[-1].value
     assert value is not None
@@ -135,7 +133,11 @@ def test_instances_through_imports() -> None:
     function = module.functions["f"]
     ret = function.body.body[0].body[0]  # type: ignore[attr-defined]
     shape = ShapeInference(module, function).infer(ret.value)
-    assert [e.type_name for e in shape.elements] == ["datetime.datetime", "decimal.Decimal", "uuid.UUID"]
+    assert [e.type_name for e in shape.elements] == [
+        "datetime.datetime",
+        "decimal.Decimal",
+        "uuid.UUID",
+    ]
 
 
 def test_local_classes() -> None:

@@ -168,10 +168,7 @@ def _index_small_statement(
                 module.imports[top] = top
                 imported.add(top)
     elif isinstance(small, cst.ImportFrom):
-        if small.module is None:
-            base = ""
-        else:
-            base = _dotted(small.module)
+        base = "" if small.module is None else _dotted(small.module)
         if small.relative:
             base = "." * len(small.relative) + base
         if isinstance(small.names, cst.ImportStar):

@@ -60,10 +60,7 @@ def analyse_function(
     ``Never``: a body ending in a call of one does not fall off the end.
     """
     walker = _FlowWalker(never_returning)
-    body = function.body
-    statements: Sequence[cst.BaseStatement | cst.BaseSmallStatement]
-    statements = body.body if isinstance(body, cst.IndentedBlock) else body.body
-    before, terminates = walker.block(statements, ())
+    before, terminates = walker.block(function.body.body, ())
     flow = FunctionFlow(calls=walker.calls, is_generator=walker.is_generator)
     if flow.is_generator:
         return flow
@@ -180,7 +177,9 @@ class _FlowWalker:
             else_end, else_leaves = self._if(stmt.orelse, before)
         else:
             else_end, else_leaves = self._suite(stmt.orelse.body, before)
-        merged = _merge(before, [] if body_leaves else [body_end], [] if else_leaves else [else_end])
+        merged = _merge(
+            before, [] if body_leaves else [body_end], [] if else_leaves else [else_end]
+        )
         return merged, body_leaves and else_leaves
 
     def _loop(
@@ -204,7 +203,9 @@ class _FlowWalker:
             return after, True
         return after, False
 
-    def _try(self, stmt: cst.Try, before: tuple[cst.Call, ...]) -> tuple[tuple[cst.Call, ...], bool]:
+    def _try(
+        self, stmt: cst.Try, before: tuple[cst.Call, ...]
+    ) -> tuple[tuple[cst.Call, ...], bool]:
         body_end, body_leaves = self._suite(stmt.body, before)
         # A handler may run after any part of the body: everything in it can have run.
         handler_start = _merge(before, [body_end], [])

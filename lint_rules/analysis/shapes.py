@@ -25,7 +25,7 @@ as its own return value.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -310,7 +310,7 @@ class _BindingCollector(cst.CSTVisitor):
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
-            name = alias.asname.name if alias.asname else alias.name
+            name: cst.BaseExpression = alias.asname.name if alias.asname else alias.name
             while isinstance(name, cst.Attribute):
                 name = name.value
             self._taint_target(name)
@@ -416,7 +416,7 @@ class ShapeInference:
     def _builtin(self, node: cst.BaseExpression, name: str) -> bool:
         return self.module.is_builtin(node, name) and not self.local_name_is_bound(name)
 
-    def _infer(self, expr: cst.BaseExpression) -> Shape:  # noqa: C901 - one dispatch table
+    def _infer(self, expr: cst.BaseExpression) -> Shape:
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
             value = expr.evaluated_value
             if isinstance(value, bytes):
@@ -490,7 +490,7 @@ class ShapeInference:
         if value is not None and name not in self._resolving:
             self._resolving.add(name)
             try:
-                return _without_nodes(self.infer_module_level(value))
+                return self.infer_module_level(value)
             finally:
                 self._resolving.discard(name)
         return UNKNOWN
@@ -515,7 +515,7 @@ class ShapeInference:
         if isinstance(node, cst.Name) and node.value in self.module.classes:
             return self._local_class_instance(self.module.classes[node.value], None)
         qualified = self.module.qualified_name(node)
-        if qualified in _TYPING_ANNOTATIONS:
+        if qualified is not None and qualified in _TYPING_ANNOTATIONS:
             return Shape(_TYPING_ANNOTATIONS[qualified], open=True)
         return UNKNOWN
 
@@ -523,7 +523,7 @@ class ShapeInference:
         entries: list[DictEntry] = []
         is_open = False
         for element in expr.elements:
-            if isinstance(element, cst.StarredDictElement):
+            if not isinstance(element, cst.DictElement):
                 is_open = True
                 continue
             key = element.key
@@ -538,7 +538,7 @@ class ShapeInference:
             entries.append(DictEntry(key_value, key, self._infer(element.value), element.value))
         return Shape(Kind.DICT, entries=tuple(entries), open=is_open)
 
-    def _call(self, expr: cst.Call) -> Shape:  # noqa: C901 - one dispatch table
+    def _call(self, expr: cst.Call) -> Shape:
         func = expr.func
         args = expr.args
         has_star = any(a.star for a in args)
@@ -590,7 +590,7 @@ class ShapeInference:
             return _instance(type_name, expr)
         return UNKNOWN
 
-    def _dict_call(self, args: tuple[cst.Arg, ...] | list[cst.Arg]) -> Shape:
+    def _dict_call(self, args: Sequence[cst.Arg]) -> Shape:
         if not args:
             return Shape(Kind.DICT)
         entries: list[DictEntry] = []
@@ -602,7 +602,7 @@ class ShapeInference:
             )
         return Shape(Kind.DICT, entries=tuple(entries))
 
-    def _sum(self, args: tuple[cst.Arg, ...] | list[cst.Arg]) -> Shape:
+    def _sum(self, args: Sequence[cst.Arg]) -> Shape:
         if len(args) != 1 or args[0].star:
             return UNKNOWN
         iterable = self._infer(args[0].value)
@@ -648,9 +648,8 @@ class ShapeInference:
     def _binary(self, expr: cst.BinaryOperation) -> Shape:
         left, right = self._infer(expr.left), self._infer(expr.right)
         op = expr.operator
-        if isinstance(op, cst.Add):
-            if left.kind is right.kind and left.kind in (Kind.STR, Kind.BYTES, Kind.LIST):
-                return Shape(left.kind)
+        if isinstance(op, cst.Add) and left.kind is right.kind and left.kind in _CONCATENABLE:
+            return Shape(left.kind)
         if isinstance(op, cst.Modulo) and left.kind is Kind.STR:
             return Shape(Kind.STR)
         if isinstance(op, cst.Multiply) and {left.kind, right.kind} == {Kind.STR, Kind.INT}:
@@ -698,7 +697,15 @@ def _arithmetic(op: cst.BaseBinaryOp, left: Shape, right: Shape) -> Shape:
     return Shape(Kind.INT)
 
 
-_INT_ONLY_OPS = (cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift, cst.MatrixMultiply)
+_CONCATENABLE = frozenset({Kind.STR, Kind.BYTES, Kind.LIST})
+_INT_ONLY_OPS = (
+    cst.BitAnd,
+    cst.BitOr,
+    cst.BitXor,
+    cst.LeftShift,
+    cst.RightShift,
+    cst.MatrixMultiply,
+)
 
 
 def _instance(type_name: str, call: cst.Call) -> Shape:
@@ -727,15 +734,6 @@ def _defines(cls: cst.ClassDef, name: str) -> bool:
     if not isinstance(body, cst.IndentedBlock):
         return False
     return any(isinstance(s, cst.FunctionDef) and s.name.value == name for s in body.body)
-
-
-def _without_nodes(shape: Shape) -> Shape:
-    """A module constant's shape, for use elsewhere: its nodes are not the returned expression.
-
-    Dict entries keep their key nodes (so a diagnostic can still point at a key
-    of the constant's display); the shape itself is otherwise unchanged.
-    """
-    return shape
 
 
 def returned_values(expr: cst.BaseExpression) -> Iterator[cst.BaseExpression]:

@@ -41,7 +41,9 @@ class PolyAI:
         polyai_project = project.polyai_for(module.path) if project is not None else None
         return recognise(module, polyai_project).tools
 
-    def describe(self, module: ParsedModule, project: Project | None) -> Iterator[ToolFunctionReport]:
+    def describe(
+        self, module: ParsedModule, project: Project | None
+    ) -> Iterator[ToolFunctionReport]:
         polyai_project = project.polyai_for(module.path) if project is not None else None
         recognition = recognise(module, polyai_project)
         for tool in recognition.tools:

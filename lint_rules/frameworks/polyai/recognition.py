@@ -81,7 +81,9 @@ def has_signal(source: str, path: str) -> bool:
     """Whether a file can hold a PolyAI tool function at all (cheap, textual)."""
     if layout_of(path) is not None:
         return True
-    return "Conversation" in source or "from _gen import" in source or "from imports import" in source
+    return (
+        "Conversation" in source or "from _gen import" in source or "from imports import" in source
+    )
 
 
 @dataclass

@@ -107,9 +107,7 @@ def respond(conv):
                 suggestion = closest_key(entry.key, ACCEPTED_KEYS)
                 hint = f"; did you mean `{suggestion}`?" if suggestion else ""
                 fix = (
-                    replace_string_literal(
-                        entry.key_node, suggestion, f"Rename to `{suggestion}`"
-                    )
+                    replace_string_literal(entry.key_node, suggestion, f"Rename to `{suggestion}`")
                     if suggestion
                     else None
                 )

@@ -178,7 +178,7 @@ def _problem(key: str, value: Shape) -> str | None:
         return f"`{key}` must be a `dict`, not `{kind.value}`"
     if key == "utterance_channel":
         if kind is not Kind.STR:
-            return f"`utterance_channel` must be `\"SPEECH\"` or `\"DTMF\"`, not `{kind.value}`"
+            return f'`utterance_channel` must be `"SPEECH"` or `"DTMF"`, not `{kind.value}`'
         if value.has_literal and value.literal not in UTTERANCE_CHANNELS:
             return f'`utterance_channel` must be `"SPEECH"` or `"DTMF"`, not `"{value.literal}"`'
     return None

@@ -89,9 +89,7 @@ def transfer(conv):
                 and hangup.value.is_truthy() is True
                 and handoff.value.is_truthy() is True
             ):
-                second = max(
-                    (hangup, handoff), key=lambda e: shape.entries.index(e)
-                )
+                second = max((hangup, handoff), key=lambda e: shape.entries.index(e))
                 if second.key_node is not None:
                     yield Finding(
                         node=second.key_node,

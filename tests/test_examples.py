@@ -1,0 +1,82 @@
+"""The bundled example projects report exactly what their ``# expect:`` comments say.
+
+Every wrong line in ``examples/`` carries ``# expect: TRV101[, TRV103]`` on the
+line where the diagnostic starts; correct code carries none. The CLI and the
+flake8 plugin must both report exactly that set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+EXPECT = re.compile(r"#\s*expect:\s*(TRV\d{3}(?:\s*,\s*TRV\d{3})*)")
+Finding = tuple[str, int, str]
+
+
+def expected(directory: Path, prefix: str) -> set[Finding]:
+    found: set[Finding] = set()
+    for file in sorted(directory.rglob("*.py")):
+        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+            match = EXPECT.search(line)
+            if match:
+                for code in match.group(1).split(","):
+                    if code.strip().startswith(prefix):
+                        found.add((str(file.relative_to(ROOT)), number, code.strip()))
+    return found
+
+
+def toolret_findings(directory: Path, select: str) -> set[Finding]:
+    result = subprocess.run(
+        [sys.executable, "-m", "lint_rules", "check", str(directory.relative_to(ROOT)),
+         "--select", select, "--output-format", "json", "--no-cache"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    return {
+        (str(Path(d["filename"]).relative_to(ROOT)), d["location"]["row"], d["code"])
+        for d in json.loads(result.stdout)
+    }
+
+
+def flake8_findings(directory: Path, select: str) -> set[Finding]:
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", select, "--format",
+         "%(path)s|%(row)d|%(code)s", str(directory.relative_to(ROOT))],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode in (0, 1), result.stderr
+    findings = set()
+    for line in result.stdout.splitlines():
+        path, row, code = line.split("|")
+        findings.add((str(Path(path)), int(row), code))
+    return findings
+
+
+@pytest.mark.parametrize(("example", "prefix"), [("polyai", "TRV1")])
+def test_toolret_reports_exactly_the_expected_findings(example: str, prefix: str) -> None:
+    directory = EXAMPLES / example
+    want = expected(directory, prefix)
+    assert {code for _, _, code in want} >= {f"{prefix}0{n}" for n in range(1, 9)}
+    assert toolret_findings(directory, prefix) == want
+
+
+@pytest.mark.parametrize(("example", "prefix"), [("polyai", "TRV1")])
+def test_flake8_reports_the_same_set(example: str, prefix: str) -> None:
+    directory = EXAMPLES / example
+    assert flake8_findings(directory, prefix) == expected(directory, prefix)
+
+
+def test_flake8_default_selection_hides_info_rules() -> None:
+    plain = subprocess.run(
+        [sys.executable, "-m", "flake8", str((EXAMPLES / "polyai").relative_to(ROOT))],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "TRV101" in plain.stdout and "TRV107" not in plain.stdout
