@@ -244,7 +244,16 @@ def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]
     if not diagnostics:
         return diagnostics
     directives = NoqaDirectives.from_source(source)
-    return [d for d in diagnostics if not directives.suppresses(d.code, d.noqa_row)]
+    kept = []
+    for diagnostic in diagnostics:
+        row = diagnostic.location.row
+        if directives.suppresses(diagnostic.code, row):
+            continue
+        noqa_row = directives.noqa_row(row)
+        if noqa_row != row:
+            diagnostic = diagnostic.model_copy(update={"noqa_line": noqa_row})
+        kept.append(diagnostic)
+    return kept
 
 
 def _engine_diagnostic(

@@ -62,11 +62,14 @@ class Diagnostic(BaseModel):
     location: Location
     end_location: Location
     fix: Fix | None = None
+    noqa_line: int | None = None
+    """Where a ``# noqa`` for this diagnostic goes, when not its first row (a
+    multi-line string's last line, as in ruff); set by the engine."""
 
     @property
     def noqa_row(self) -> int:
         """The row whose ``# noqa`` comment suppresses this diagnostic."""
-        return self.location.row
+        return self.noqa_line if self.noqa_line is not None else self.location.row
 
     @property
     def url(self) -> str:

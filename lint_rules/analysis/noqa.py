@@ -1,0 +1,366 @@
+"""Suppression comments: ruff's ``# noqa`` syntax, plus flake8's prefix match.
+
+toolret speaks ruff's dialect because ruff loads no plugins: a project that
+runs both tools must be able to write one ``# noqa: TRV101`` that both
+understand (and list ``TRV`` in ruff's ``lint.external`` so RUF100 keeps it).
+
+Line directives (on the line of the diagnostic)::
+
+    x = f()  # noqa                      every code
+    x = f()  #NOQA                       case and spacing are free
+    x = f()  # noqa: TRV101              one code
+    x = f()  # noqa:TRV101,TRV102        commas and/or whitespace separate codes
+    x = f()  # noqa: TRV1                flake8's prefix match: TRV101..TRV108
+    x = f()  # type: ignore  # noqa: TRV101   after other comment text
+    x = f()  # noqa: TRV101 because ...  text after the codes is a comment
+
+File directives (on a line of their own, anywhere in the file)::
+
+    # ruff: noqa                         every code, whole file
+    # flake8: noqa: TRV101               only these codes, whole file
+    # toolret: noqa
+
+A malformed directive suppresses nothing, as in ruff: ``#noqaTRV101``,
+``# noqa; TRV101``, ``# noqa:`` with no code, ``# noqa: TRV101abc``. Codes are
+``[A-Z]+[0-9]*``: ruff requires digits, but flake8 users write ``# noqa: TRV``
+to silence a whole plugin, so a letters-only code is accepted as a prefix.
+
+Only real comments count: text that looks like ``# noqa`` inside a string
+literal is not a directive. Finding comments needs the tokenizer, which is
+slow, so a file is tokenized only when it contains ``noqa`` at all.
+
+Which line a diagnostic's directive must be on
+-----------------------------------------------
+toolret looks at the diagnostic's start row. When that row begins a multi-line
+string or a backslash continuation, the directive goes on the *last* line of
+it: the start row has no place for a comment there, so this is the only line
+a user can write one on, and it is where ruff (``noqa_line_for``) and flake8
+look too. ``NoqaDirectives.noqa_row`` gives that row, e.g. for a
+"disable for this line" action.
+
+Where flake8 differs
+--------------------
+The flake8 plugin lets flake8 apply ``# noqa`` itself, so under flake8 these
+flake8 7 behaviours hold instead:
+
+* flake8 matches the raw text of the physical line(s) for a diagnostic's
+  line, joined over a multi-line string or backslash continuation (so a
+  directive on the string's last line applies). Because it is a text search,
+  ``"# noqa"`` inside a string literal suppresses in flake8, not in toolret.
+* flake8's pattern is exactly ``# noqa`` (one space): ``#noqa`` and
+  ``#  noqa`` are not directives there.
+* In flake8, ``# noqa:`` followed by something that is not a code, or by
+  ``TRV`` alone (its codes need a digit), is a *blanket* ``# noqa``; toolret
+  reads ``# noqa: TRV`` as a prefix and ``# noqa:`` alone as malformed.
+* flake8's file directive is ``# flake8: noqa`` (or ``flake8=noqa``) and
+  ignores the whole file even when codes follow (``# flake8: noqa: TRV101``
+  silences everything); toolret, like ruff, limits it to the listed codes.
+  flake8 does not know ``# ruff: noqa`` or ``# toolret: noqa``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+
+__all__ = ["Directive", "NoqaDirectives", "add_noqa"]
+
+_NOQA_ANYWHERE = re.compile("noqa", re.IGNORECASE)
+_CODE = re.compile(r"[A-Z]+[0-9]*", re.ASCII)
+# ``ruff`` and ``flake8`` are case-sensitive in ruff's file directive; ``noqa`` is not.
+_FILE_TOOL = re.compile(r"(?:ruff|flake8|toolret)\s*:\s*")
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One ``noqa`` directive in a comment.
+
+    ``codes`` is ``None`` for a blanket directive and empty for a malformed
+    one (which suppresses nothing). ``start`` and ``end`` are offsets in the
+    text that was lexed: the ``#`` that opens the directive, and the end of
+    its last code (or of the word ``noqa``).
+    """
+
+    codes: tuple[str, ...] | None
+    start: int
+    end: int
+
+    @property
+    def is_valid(self) -> bool:
+        return self.codes is None or len(self.codes) > 0
+
+    def covers(self, code: str) -> bool:
+        """Whether this directive suppresses ``code`` (exactly, or by prefix)."""
+        if self.codes is None:
+            return True
+        return any(code.startswith(listed) for listed in self.codes)
+
+
+def _skip_whitespace(text: str, index: int) -> int:
+    while index < len(text) and text[index].isspace():
+        index += 1
+    return index
+
+
+def _is_noqa_word(text: str, index: int) -> bool:
+    word = text[index : index + 4]
+    return word.isascii() and word.lower() == "noqa"
+
+
+def lex_directive(text: str, *, file_level: bool = False) -> Directive | None:
+    """Find the first ``noqa`` directive in comment ``text`` (which may hold several ``#``).
+
+    With ``file_level``, look for ``# ruff: noqa`` / ``# flake8: noqa`` /
+    ``# toolret: noqa`` instead of a line directive. Returns ``None`` when
+    there is no directive; a malformed one is returned with empty codes.
+    """
+    position = 0
+    while True:
+        hash_index = text.find("#", position)
+        if hash_index < 0:
+            return None
+        position = hash_index + 1
+        index = _skip_whitespace(text, position)
+        if file_level:
+            tool = _FILE_TOOL.match(text, index)
+            if tool is None:
+                continue
+            index = tool.end()
+        if not _is_noqa_word(text, index):
+            continue
+        return _lex_after_noqa(text, hash_index, index + 4)
+
+
+def _lex_after_noqa(text: str, start: int, index: int) -> Directive:
+    blanket = Directive(codes=None, start=start, end=index)
+    if index == len(text) or text[index] == "#":
+        return blanket
+    if text[index] == ":":
+        return _lex_codes(text, start, index + 1)
+    if text[index].isspace():
+        # Spaces before the colon still introduce codes; any other word means blanket.
+        after = _skip_whitespace(text, index)
+        if after < len(text) and text[after] == ":":
+            return _lex_codes(text, start, after + 1)
+        return blanket
+    # Anything else glued to the word (a code, a semicolon): ruff rejects it rather than guess.
+    return Directive(codes=(), start=start, end=index)
+
+
+def _lex_codes(text: str, start: int, index: int) -> Directive:
+    codes: list[str] = []
+    end = index
+    joined = False  # the previous code ran straight into this one (``TRV101TRV102``)
+    while True:
+        index = _skip_whitespace(text, index)
+        if index >= len(text):
+            break
+        if text[index] == ",":
+            index += 1
+            continue
+        match = _CODE.match(text, index)
+        if match is None:
+            break  # the codes are over; what follows is prose or another comment
+        code = match.group()
+        after = match.end()
+        following = text[after] if after < len(text) else ""
+        has_digits = code[-1].isdigit()
+        if following in ("", ",", "#") or following.isspace():
+            codes.append(code)
+            end, index, joined = after, after, False
+            continue
+        if has_digits and "A" <= following <= "Z":
+            codes.append(code)
+            end, index, joined = after, after, True
+            continue
+        if has_digits or joined:
+            # ``TRV101abc``: a code with junk glued on; ruff rejects the directive.
+            return Directive(codes=(), start=start, end=after)
+        break  # an uppercase word such as ``This`` starts the trailing prose
+    return Directive(codes=tuple(codes), start=start, end=end)
+
+
+class NoqaDirectives:
+    """Every suppression comment of one source file.
+
+    Build it once per file with ``from_source`` and ask ``suppresses`` for
+    each diagnostic; a file without the word ``noqa`` is never tokenized.
+    """
+
+    __slots__ = ("_file_all", "_file_codes", "_lines", "_source", "_span_end")
+
+    def __init__(
+        self,
+        *,
+        lines: dict[int, Directive],
+        file_all: bool,
+        file_codes: tuple[str, ...],
+        span_end: dict[int, int] | None,
+        source: str,
+    ) -> None:
+        self._lines = lines
+        self._file_all = file_all
+        self._file_codes = file_codes
+        self._span_end = span_end
+        self._source = source
+
+    @classmethod
+    def from_source(cls, source: str) -> NoqaDirectives:
+        if _NOQA_ANYWHERE.search(source) is None:
+            return cls(lines={}, file_all=False, file_codes=(), span_end=None, source=source)
+        comments, span_end = _scan(source)
+        lines: dict[int, Directive] = {}
+        file_all = False
+        file_codes: list[str] = []
+        for row, own_line, text in comments:
+            if own_line:
+                file_directive = lex_directive(text, file_level=True)
+                if file_directive is not None:
+                    if file_directive.codes is None:
+                        file_all = True
+                    else:
+                        file_codes.extend(file_directive.codes)
+                    continue
+            directive = lex_directive(text)
+            if directive is not None:
+                lines[row] = directive
+        return cls(
+            lines=lines,
+            file_all=file_all,
+            file_codes=tuple(file_codes),
+            span_end=span_end,
+            source=source,
+        )
+
+    @property
+    def exempts_file(self) -> bool:
+        """Whether a blanket file directive (``# ruff: noqa``) silences every code."""
+        return self._file_all
+
+    def line_directive(self, row: int) -> Directive | None:
+        """The directive written on physical line ``row`` (1-based), if any."""
+        return self._lines.get(row)
+
+    def noqa_row(self, row: int) -> int:
+        """The line whose directive applies to a diagnostic starting on ``row``.
+
+        ``row`` itself, or the last line of the multi-line string or backslash
+        continuation that begins on it.
+        """
+        if self._span_end is None:
+            _, self._span_end = _scan(self._source)
+        return self._span_end.get(row, row)
+
+    def suppresses(self, code: str, row: int) -> bool:
+        """Whether ``code`` reported at 1-based ``row`` is silenced by a comment."""
+        if self._file_all or any(code.startswith(listed) for listed in self._file_codes):
+            return True
+        if not self._lines:
+            return False
+        directive = self._lines.get(self.noqa_row(row))
+        return directive is not None and directive.covers(code)
+
+
+def _scan(source: str) -> tuple[list[tuple[int, bool, str]], dict[int, int]]:
+    """Comments ``(row, on_own_line, text)`` and the rows of multi-line token runs.
+
+    A run is what flake8 groups between NL/NEWLINE tokens: a multi-line string
+    or a backslash continuation. Each row of a run maps to the run's last row.
+    A file that stops tokenizing part-way keeps what was found before; such a
+    file cannot be parsed anyway, and its TRV001 is reported regardless.
+    """
+    comments: list[tuple[int, bool, str]] = []
+    span_end: dict[int, int] = {}
+    first = last = -1
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            kind = token.type
+            if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            if kind == tokenize.COMMENT:
+                row, column = token.start
+                own_line = token.line[:column].strip() == ""
+                comments.append((row, own_line, token.string))
+            if first < 0:
+                first = token.start[0]
+            last = max(last, token.end[0])
+            if kind in (tokenize.NL, tokenize.NEWLINE):
+                if last > first:
+                    for row in range(first, last + 1):
+                        span_end[row] = last
+                first = last = -1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return comments, span_end
+
+
+def add_noqa(line: str, code: str) -> str:
+    """Return ``line`` with ``code`` suppressed by its ``# noqa`` comment.
+
+    Appends ``  # noqa: CODE`` (ruff's spacing), or adds ``CODE`` to the
+    codes of an existing directive; unchanged when the line already
+    suppresses it. ``line`` is one physical line, the one ``noqa_row``
+    names, with or without its line ending (which is kept).
+    """
+    body, ending = _split_line_ending(line)
+    comment = _comment_start(body)
+    if comment is not None:
+        directive = lex_directive(body[comment:])
+        if directive is not None:
+            start, end = comment + directive.start, comment + directive.end
+            if directive.is_valid:
+                if directive.covers(code):
+                    return line
+                return f"{body[:end]}, {code}{body[end:]}{ending}"
+            # A malformed directive would hide a new one behind it: put ours first.
+            return f"{body[:start]}# noqa: {code} {body[start:]}{ending}"
+    return f"{body.rstrip()}  # noqa: {code}{ending}"
+
+
+def _split_line_ending(line: str) -> tuple[str, str]:
+    for ending in ("\r\n", "\n", "\r"):
+        if line.endswith(ending):
+            return line[: -len(ending)], ending
+    return line, ""
+
+
+def _comment_start(body: str) -> int | None:
+    """Offset of the ``#`` that starts the comment of one physical line, if any.
+
+    A line is read on its own, so it may begin inside a triple-quoted string
+    that a previous line opened. A line that holds a directive ends outside
+    any string, so when reading from the start leaves a triple quote open,
+    the line must have begun inside one: read it again that way.
+    """
+    found, open_quote = _scan_line(body, None)
+    if open_quote is not None and len(open_quote) == 3:
+        for quote in ('"""', "'''"):
+            retry, still_open = _scan_line(body, quote)
+            if still_open is None:
+                return retry
+    return found
+
+
+def _scan_line(body: str, quote: str | None) -> tuple[int | None, str | None]:
+    index = 0
+    while index < len(body):
+        char = body[index]
+        if quote is not None:
+            if char == "\\":
+                index += 2
+            elif body.startswith(quote, index):
+                index += len(quote)
+                quote = None
+            else:
+                index += 1
+            continue
+        if char == "#":
+            return index, None
+        if char in "'\"":
+            quote = char * 3 if body.startswith(char * 3, index) else char
+            index += len(quote)
+            continue
+        index += 1
+    return None, quote

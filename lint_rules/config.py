@@ -1,0 +1,785 @@
+"""Settings, read the way ruff reads its own, so a ruff user has nothing to relearn.
+
+Where settings come from
+------------------------
+``pyproject.toml`` with a ``[tool.toolret]`` table, or ``toolret.toml`` /
+``.toolret.toml`` with the same keys at top level. The closest config file to
+a checked file wins (parent directories are searched upwards); within one
+directory ``.toolret.toml`` beats ``toolret.toml`` beats ``pyproject.toml``,
+ruff's order. A ``pyproject.toml`` without the table is not a config file,
+so a package's own pyproject does not hide the repository's settings.
+Nothing merges across files: like ruff without ``extend``, the closest file
+is the whole story. Glob patterns in a file are relative to its directory
+(``Settings.root``).
+
+Keys are ruff's, with ruff's meaning: ``select`` / ``extend-select`` /
+``ignore``, ``per-file-ignores`` / ``extend-per-file-ignores``, ``exclude``
+(replaces the default list) / ``extend-exclude``, ``respect-gitignore``,
+``force-exclude``; the frameworks have tables of their own. A typo is an
+error that names the file, the dotted key and the closest valid key: a
+misspelt ``selct`` silently doing nothing is worse than a failed run.
+
+Rule selection
+--------------
+ruff's algorithm, layer by layer (the config file, then each set of CLI
+flags). The base set is the rules that are on by default; ``info`` rules are
+off until a selector names them (a code, a prefix such as ``TRV1``, or
+``ALL``). Within one layer selectors apply from least to most specific
+(``ALL`` < ``TRV`` < ``TRV1`` < ``TRV10`` < ``TRV101``), and at equal
+specificity ``ignore`` wins. A layer with ``select`` starts from scratch, so
+``--select`` on the command line also drops the config's ``ignore`` - ruff
+documents the same. ``per-file-ignores`` then removes codes for matching
+files, whatever their specificity.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import Strict as _Strict
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+__all__ = [
+    "CONFIG_FILENAMES",
+    "DEFAULT_EXCLUDE",
+    "BrowserUseSettings",
+    "ConfigError",
+    "OpenAIAgentsSettings",
+    "OpenAIChatSettings",
+    "PolyAISettings",
+    "RuleSelection",
+    "Settings",
+    "SettingsResolver",
+    "find_config_file",
+    "load_settings",
+]
+
+CONFIG_FILENAMES: Final = (".toolret.toml", "toolret.toml", "pyproject.toml")
+"""Config file names in order of precedence within one directory (ruff's order)."""
+
+DEFAULT_EXCLUDE: Final = (
+    ".bzr",
+    ".direnv",
+    ".eggs",
+    ".git",
+    ".git-rewrite",
+    ".hg",
+    ".ipynb_checkpoints",
+    ".mypy_cache",
+    ".nox",
+    ".pants.d",
+    ".pyenv",
+    ".pytest_cache",
+    ".pytype",
+    ".ruff_cache",
+    ".svn",
+    ".tox",
+    ".venv",
+    ".vscode",
+    "__pypackages__",
+    "_build",
+    "buck-out",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "venv",
+    ".toolret_cache",
+)
+"""ruff's default ``exclude`` plus toolret's own cache directory."""
+
+_SELECTOR = re.compile(r"ALL|TRV[0-9]{0,3}", re.ASCII)
+
+
+class ConfigError(Exception):
+    """Invalid configuration: a front end prints ``str(error)`` and exits 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# ---------------------------------------------------------------------------
+# Glob patterns (ruff's globset semantics)
+
+
+def glob_to_regex(pattern: str) -> str:
+    """Translate a ruff-style glob into a regular expression (matched in full).
+
+    ruff compiles ``exclude`` and ``per-file-ignores`` patterns with globset's
+    defaults, where ``*`` and ``?`` also match ``/``; ``**/`` may match no
+    directory at all; ``[...]`` and ``{a,b}`` work; ``\\`` escapes. Raises
+    ``ValueError`` for an unclosed ``[`` or ``{``.
+    """
+    out: list[str] = []
+    index = 0
+    in_braces = False
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**/", index) and (index == 0 or pattern[index - 1] == "/"):
+            out.append("(?:.*/)?")
+            index += 3
+        elif char == "*":
+            out.append(".*")
+            while index < len(pattern) and pattern[index] == "*":
+                index += 1
+        elif char == "?":
+            out.append(".")
+            index += 1
+        elif char == "[":
+            close = _class_end(pattern, index)
+            if close < 0:
+                raise ValueError(f"unclosed character class in {pattern!r}")
+            out.append(_class_to_regex(pattern[index + 1 : close], exclude_slash=False))
+            index = close + 1
+        elif char == "{" and not in_braces:
+            if "}" not in pattern[index:]:
+                raise ValueError(f"unclosed alternation in {pattern!r}")
+            out.append("(?:")
+            in_braces = True
+            index += 1
+        elif char == "}" and in_braces:
+            out.append(")")
+            in_braces = False
+            index += 1
+        elif char == "," and in_braces:
+            out.append("|")
+            index += 1
+        elif char == "\\" and index + 1 < len(pattern):
+            out.append(re.escape(pattern[index + 1]))
+            index += 2
+        else:
+            out.append(re.escape(char))
+            index += 1
+    return "".join(out)
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Index of the ``]`` closing the class opened at ``start``, or -1."""
+    index = start + 1
+    if index < len(pattern) and pattern[index] in "!^":
+        index += 1
+    if index < len(pattern) and pattern[index] == "]":
+        index += 1  # a leading ``]`` is a member, not the end
+    while index < len(pattern):
+        if pattern[index] == "\\":
+            index += 2
+            continue
+        if pattern[index] == "]":
+            return index
+        index += 1
+    return -1
+
+
+def _class_to_regex(body: str, *, exclude_slash: bool) -> str:
+    negated = body[:1] in ("!", "^")
+    if negated:
+        body = body[1:]
+    members: list[str] = []
+    index = 0
+    while index < len(body):
+        char = body[index]
+        if char == "\\" and index + 1 < len(body):
+            members.append(re.escape(body[index + 1]))
+            index += 2
+            continue
+        members.append("-" if char == "-" else re.escape(char))
+        index += 1
+    inner = "".join(members)
+    if negated:
+        return f"[^{inner}/]" if exclude_slash else f"[^{inner}]"
+    return f"(?!/)[{inner}]" if exclude_slash else f"[{inner}]"
+
+
+def _check_glob(pattern: str) -> str:
+    if not pattern:
+        raise ValueError("empty glob pattern")
+    glob_to_regex(pattern)
+    return pattern
+
+
+def _check_selector(selector: str) -> str:
+    if _SELECTOR.fullmatch(selector) is None:
+        raise ValueError(
+            f"invalid rule selector {selector!r}: expected 'ALL' or 'TRV' followed by "
+            "up to three digits (e.g. 'TRV1', 'TRV101')"
+        )
+    return selector
+
+
+def _check_name(name: str) -> str:
+    if not name.strip():
+        raise ValueError("empty name")
+    return name
+
+
+def _specificity(selector: str) -> int:
+    """ruff's ordering: ``ALL`` < ``TRV`` < ``TRV1`` < ``TRV10`` < ``TRV101``."""
+    return -1 if selector == "ALL" else len(selector) - 3
+
+
+def _selects(selector: str, code: str) -> bool:
+    return selector == "ALL" or code.startswith(selector)
+
+
+def _absolute(path: Path) -> Path:
+    """Absolute and normalised (``..`` folded), without resolving symlinks, as ruff does."""
+    return Path(os.path.abspath(path))
+
+
+# ---------------------------------------------------------------------------
+# The models
+
+
+Selector = Annotated[str, AfterValidator(_check_selector)]
+Glob = Annotated[str, AfterValidator(_check_glob)]
+Name = Annotated[str, AfterValidator(_check_name)]
+StrictBool = Annotated[bool, _Strict()]
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+_TABLE_CONFIG = ConfigDict(
+    frozen=True, extra="forbid", populate_by_name=True, alias_generator=_kebab
+)
+
+
+class PolyAISettings(BaseModel):
+    """``[tool.toolret.polyai]``."""
+
+    model_config = _TABLE_CONFIG
+
+    extra_return_keys: tuple[Name, ...] = ()
+    """Return-dict keys accepted besides PolyAI's documented ones (TRV105)."""
+
+
+class BrowserUseSettings(BaseModel):
+    """``[tool.toolret.browser-use]``."""
+
+    model_config = _TABLE_CONFIG
+
+    extra_action_result_fields: tuple[Name, ...] = ()
+    """``ActionResult`` keywords accepted besides the known fields (TRV204)."""
+
+
+class OpenAIAgentsSettings(BaseModel):
+    """``[tool.toolret.openai-agents]``."""
+
+    model_config = _TABLE_CONFIG
+
+    extra_agent_arguments: tuple[Name, ...] = ()
+    """``Agent(...)`` keywords accepted besides the dataclass fields (TRV310)."""
+
+
+class OpenAIChatSettings(BaseModel):
+    """``[tool.toolret.openai-chat]``."""
+
+    model_config = _TABLE_CONFIG
+
+    extra_clients: tuple[Name, ...] = ()
+    """Modules besides ``openai`` whose Chat Completions clients count (``groq``, ``litellm``)."""
+
+
+class RuleSelection(BaseModel):
+    """One layer of rule selection: the config file's, or one set of CLI flags."""
+
+    model_config = _TABLE_CONFIG
+
+    select: tuple[Selector, ...] | None = None
+    extend_select: tuple[Selector, ...] = ()
+    ignore: tuple[Selector, ...] = ()
+
+
+def _glob_regexes(root: str, pattern: str) -> tuple[str, str]:
+    """The regexes for a pattern's basename match and for its root-relative match."""
+    pattern = pattern.rstrip("/") or pattern
+    if os.path.isabs(pattern):
+        absolute = glob_to_regex(Path(pattern).as_posix())
+    else:
+        relative = pattern
+        while relative.startswith("./"):
+            relative = relative[2:]
+        absolute = re.escape(root.rstrip("/") + "/") + glob_to_regex(relative)
+    return glob_to_regex(pattern), absolute
+
+
+class _PathMatcher:
+    """Patterns matched like ruff: a path matches one if its basename or its absolute path does.
+
+    All patterns are folded into one regex per form, so testing a path costs
+    two regex calls however long the ``exclude`` list is.
+    """
+
+    __slots__ = ("_absolute", "_basename")
+
+    def __init__(self, root: str, patterns: Iterable[str]) -> None:
+        pairs = [_glob_regexes(root, pattern) for pattern in patterns]
+        self._basename = re.compile("|".join(f"(?:{b})" for b, _ in pairs) or "(?!)", re.DOTALL)
+        self._absolute = re.compile("|".join(f"(?:{a})" for _, a in pairs) or "(?!)", re.DOTALL)
+
+    def matches(self, absolute: str, basename: str) -> bool:
+        return (
+            self._basename.fullmatch(basename) is not None
+            or self._absolute.fullmatch(absolute) is not None
+        )
+
+
+@functools.lru_cache(maxsize=256)
+def _exclusion_matcher(root: str, patterns: tuple[str, ...]) -> _PathMatcher:
+    return _PathMatcher(root, patterns)
+
+
+@functools.lru_cache(maxsize=256)
+def _per_file_matchers(
+    root: str, patterns: tuple[str, ...]
+) -> tuple[tuple[_PathMatcher, bool], ...]:
+    """One matcher per ``per-file-ignores`` pattern, with whether it is negated (``!``)."""
+    return tuple(
+        (_PathMatcher(root, [pattern.removeprefix("!")]), pattern.startswith("!"))
+        for pattern in patterns
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _resolve_selection(
+    layers: tuple[RuleSelection, ...], rules: tuple[tuple[str, bool], ...]
+) -> frozenset[str]:
+    codes = [code for code, _ in rules]
+    enabled = {code for code, default in rules if default}
+    carried: tuple[str, ...] = ()
+    for layer in layers:
+        updates: dict[str, bool] = {}
+        ignores = layer.ignore + carried
+        carried = ()
+        for level in range(-1, 4):
+            for selector in chain(layer.select or (), layer.extend_select):
+                if _specificity(selector) == level:
+                    updates.update((code, True) for code in codes if _selects(selector, code))
+            for selector in ignores:
+                if _specificity(selector) == level:
+                    updates.update((code, False) for code in codes if _selects(selector, code))
+        if layer.select is not None:
+            enabled = {code for code, on in updates.items() if on}
+            # As in ruff: ``select = []`` with only ``ignore`` hands its ignores to the next layer.
+            if not layer.select and not layer.extend_select and layer.ignore:
+                carried = layer.ignore
+        else:
+            for code, on in updates.items():
+                if on:
+                    enabled.add(code)
+                else:
+                    enabled.discard(code)
+    return frozenset(enabled)
+
+
+class Settings(BaseModel):
+    """The settings that govern one file: a config file's, or the defaults.
+
+    ``Settings()`` is the default configuration. Instances are immutable and
+    hashable; ``fingerprint()`` is a stable digest for cache keys.
+    """
+
+    model_config = _TABLE_CONFIG
+
+    select: tuple[Selector, ...] | None = None
+    extend_select: tuple[Selector, ...] = ()
+    ignore: tuple[Selector, ...] = ()
+    per_file_ignores: dict[Glob, tuple[Selector, ...]] = Field(default_factory=dict)
+    extend_per_file_ignores: dict[Glob, tuple[Selector, ...]] = Field(default_factory=dict)
+    exclude: tuple[Glob, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[Glob, ...] = ()
+    respect_gitignore: StrictBool = True
+    force_exclude: StrictBool = False
+    polyai: PolyAISettings = PolyAISettings()
+    browser_use: BrowserUseSettings = BrowserUseSettings()
+    openai_agents: OpenAIAgentsSettings = OpenAIAgentsSettings()
+    openai_chat: OpenAIChatSettings = OpenAIChatSettings()
+    root: Path | None = None
+    """The config file's directory: globs are relative to it. ``None``: the working directory."""
+    cli_selections: tuple[RuleSelection, ...] = ()
+    """Rule-selection layers from command-line flags, applied after the file's."""
+
+    # Derived values, computed on first use. ``model_copy`` below resets them.
+    _fingerprint: str | None = PrivateAttr(default=None)
+    _selection_layers: tuple[RuleSelection, ...] | None = PrivateAttr(default=None)
+
+    # -- identity -----------------------------------------------------------
+
+    def fingerprint(self) -> str:
+        """sha256 of the settings as canonical JSON: equal settings, equal fingerprint."""
+        if self._fingerprint is None:
+            payload = json.dumps(
+                self.model_dump(mode="json"), sort_keys=True, separators=(",", ":")
+            )
+            self._fingerprint = hashlib.sha256(payload.encode("utf-8")).hexdigest()
+        return self._fingerprint
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint())
+
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> Settings:
+        # pydantic copies private attributes too; cached values would go stale.
+        copied = super().model_copy(update=update, deep=deep)
+        copied._fingerprint = None
+        copied._selection_layers = None
+        return copied
+
+    def __eq__(self, other: object) -> bool:
+        # Fields only: pydantic's own ``__eq__`` would also compare the cached fingerprint.
+        if not isinstance(other, Settings):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    # -- overrides ----------------------------------------------------------
+
+    def with_overrides(
+        self,
+        *,
+        select: Sequence[str] | None = None,
+        extend_select: Sequence[str] = (),
+        ignore: Sequence[str] = (),
+        per_file_ignores: Mapping[str, Sequence[str]] | None = None,
+        extend_per_file_ignores: Mapping[str, Sequence[str]] | None = None,
+        exclude: Sequence[str] | None = None,
+        extend_exclude: Sequence[str] = (),
+        respect_gitignore: bool | None = None,
+        force_exclude: bool | None = None,
+    ) -> Settings:
+        """These settings with command-line flags applied, as ruff applies them.
+
+        ``select`` replaces the rule selection (config ``ignore`` included);
+        ``extend_select`` and ``ignore`` adjust it. ``per_file_ignores`` and
+        ``exclude`` replace the config's lists, the ``extend_`` ones add to them.
+        Patterns stay relative to ``root``. Raises ``ConfigError`` naming the flag.
+        """
+        data = self.model_dump()
+        if select is not None or extend_select or ignore:
+            data["cli_selections"] = [
+                *data["cli_selections"],
+                {"select": select, "extend_select": extend_select, "ignore": ignore},
+            ]
+        if per_file_ignores is not None:
+            data["per_file_ignores"] = dict(per_file_ignores)
+        if extend_per_file_ignores:
+            merged = {key: list(value) for key, value in data["extend_per_file_ignores"].items()}
+            for pattern, selectors in extend_per_file_ignores.items():
+                merged.setdefault(pattern, []).extend(selectors)
+            data["extend_per_file_ignores"] = merged
+        if exclude is not None:
+            data["exclude"] = tuple(exclude)
+        data["extend_exclude"] = (*data["extend_exclude"], *extend_exclude)
+        if respect_gitignore is not None:
+            data["respect_gitignore"] = respect_gitignore
+        if force_exclude is not None:
+            data["force_exclude"] = force_exclude
+        try:
+            return Settings.model_validate(data)
+        except ValidationError as error:
+            raise ConfigError(
+                "toolret: invalid command-line option: " + _describe_cli_errors(error)
+            ) from None
+
+    # -- rule selection -----------------------------------------------------
+
+    def _layers(self) -> tuple[RuleSelection, ...]:
+        if self._selection_layers is None:
+            own = RuleSelection(
+                select=self.select, extend_select=self.extend_select, ignore=self.ignore
+            )
+            self._selection_layers = (own, *self.cli_selections)
+        return self._selection_layers
+
+    def enabled_codes(self, all_rules: Mapping[str, bool]) -> frozenset[str]:
+        """The codes enabled for any file, given every code and whether it is on by default."""
+        return _resolve_selection(self._layers(), tuple(sorted(all_rules.items())))
+
+    def ignored_for_file(self, path: Path) -> frozenset[str]:
+        """The ``per-file-ignores`` selectors (codes, prefixes or ``ALL``) that match ``path``."""
+        absolute = self._absolute_posix(path)
+        basename = absolute.rsplit("/", 1)[-1]
+        found: set[str] = set()
+        for table in (self.per_file_ignores, self.extend_per_file_ignores):
+            if not table:
+                continue
+            patterns = tuple(table)
+            matchers = _per_file_matchers(self._root_posix(), patterns)
+            for pattern, (matcher, negated) in zip(patterns, matchers, strict=True):
+                if matcher.matches(absolute, basename) != negated:
+                    found.update(table[pattern])
+        return frozenset(found)
+
+    def enabled_codes_for(self, path: Path, all_rules: Mapping[str, bool]) -> frozenset[str]:
+        """``enabled_codes`` minus what ``per-file-ignores`` removes for ``path``."""
+        enabled = self.enabled_codes(all_rules)
+        ignored = self.ignored_for_file(path)
+        if not ignored:
+            return enabled
+        return frozenset(
+            code for code in enabled if not any(_selects(selector, code) for selector in ignored)
+        )
+
+    def unknown_selectors(self, all_rules: Iterable[str]) -> tuple[str, ...]:
+        """Selectors (in any selection or per-file list) that match no rule, for a warning."""
+        codes = tuple(all_rules)
+        selectors = chain(
+            *(
+                chain(layer.select or (), layer.extend_select, layer.ignore)
+                for layer in self._layers()
+            ),
+            *self.per_file_ignores.values(),
+            *self.extend_per_file_ignores.values(),
+        )
+        unknown = {
+            selector
+            for selector in selectors
+            if not any(_selects(selector, code) for code in codes)
+        }
+        return tuple(sorted(unknown))
+
+    # -- file selection -----------------------------------------------------
+
+    def is_excluded(self, path: Path) -> bool:
+        """Whether ``exclude`` / ``extend-exclude`` match ``path`` itself (not its parents).
+
+        A pattern matches the basename (``build`` excludes every ``build``) or
+        the path relative to ``root`` (``src/generated/*.py``), ruff's rule.
+        As in ruff, a leading ``!`` is literal here, not a negation.
+        """
+        absolute = self._absolute_posix(path)
+        basename = absolute.rsplit("/", 1)[-1]
+        matcher = _exclusion_matcher(self._root_posix(), self.exclude + self.extend_exclude)
+        return matcher.matches(absolute, basename)
+
+    def _root_posix(self) -> str:
+        return _absolute(self.root if self.root is not None else Path.cwd()).as_posix()
+
+    def _absolute_posix(self, path: Path) -> str:
+        if not path.is_absolute():
+            path = (self.root if self.root is not None else Path.cwd()) / path
+        return _absolute(path).as_posix()
+
+
+# ---------------------------------------------------------------------------
+# Reading config files
+
+
+def _allowed_keys(model: type[BaseModel]) -> dict[str, str]:
+    """TOML key -> field name; ``root`` and the CLI layers cannot be written in a file."""
+    return {
+        _kebab(name): name for name in model.model_fields if name not in ("root", "cli_selections")
+    }
+
+
+def _check_keys(table: Mapping[str, Any], model: type[BaseModel], prefix: str, path: Path) -> None:
+    allowed = _allowed_keys(model)
+    for key, value in table.items():
+        dotted = f"{prefix}.{_toml_key(key)}" if prefix else _toml_key(key)
+        if key not in allowed:
+            close = difflib.get_close_matches(key, list(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(_invalid(path, f"unknown key {dotted!r}{hint}"))
+        annotation = model.model_fields[allowed[key]].annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            if not isinstance(value, dict):
+                raise ConfigError(_invalid(path, f"{dotted!r} must be a table"))
+            _check_keys(value, annotation, dotted, path)
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def _invalid(path: Path, detail: str) -> str:
+    return f"toolret: invalid configuration in {path}: {detail}"
+
+
+def _error_text(error: Mapping[str, Any]) -> str:
+    if error["type"] == "value_error":
+        return str(error["ctx"]["error"])
+    return str(error["msg"])
+
+
+def _location(prefix: str, loc: Sequence[int | str]) -> str:
+    dotted = prefix
+    for part in loc:
+        if isinstance(part, int):
+            dotted += f"[{part}]"
+        elif part != "[key]":
+            dotted = f"{dotted}.{_toml_key(part)}" if dotted else _toml_key(part)
+    return dotted
+
+
+def _describe_errors(error: ValidationError, prefix: str) -> str:
+    return "; ".join(
+        f"invalid value for {_location(prefix, item['loc'])!r}: {_error_text(item)}"
+        for item in error.errors()
+    )
+
+
+def _describe_cli_errors(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        loc = [part for part in item["loc"] if isinstance(part, str)]
+        flag = "--" + _kebab(loc[1] if loc[:1] == ["cli_selections"] and len(loc) > 1 else loc[0])
+        parts.append(f"{flag}: {_error_text(item)}")
+    return "; ".join(parts)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise ConfigError(
+            f"toolret: cannot read configuration file {path}: {error.strerror}"
+        ) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(_invalid(path, f"not UTF-8: {error.reason}")) from None
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(_invalid(path, f"TOML parse error: {error}")) from None
+    return data
+
+
+def _toolret_table(data: Mapping[str, Any]) -> object:
+    tool = data.get("tool")
+    return tool.get("toolret") if isinstance(tool, dict) else None
+
+
+def load_settings(path: Path) -> Settings:
+    """Read one config file; ``root`` is its directory. Raises ``ConfigError``.
+
+    A ``pyproject.toml`` without ``[tool.toolret]`` gives the default settings.
+    """
+    path = _absolute(path)
+    data = _read_toml(path)
+    prefix = ""
+    table: object = data
+    if path.name == "pyproject.toml":
+        prefix = "tool.toolret"
+        table = _toolret_table(data)
+        if table is None:
+            return Settings(root=path.parent)
+    if not isinstance(table, dict):
+        raise ConfigError(_invalid(path, f"{prefix!r} must be a table"))
+    _check_keys(table, Settings, prefix, path)
+    try:
+        return Settings.model_validate({**table, "root": path.parent})
+    except ValidationError as error:
+        raise ConfigError(_invalid(path, _describe_errors(error, prefix))) from None
+
+
+def _is_config_file(candidate: Path) -> bool:
+    if not candidate.is_file():
+        return False
+    if candidate.name != "pyproject.toml":
+        return True
+    try:
+        raw = candidate.read_bytes()
+    except OSError:
+        return False
+    # Most pyprojects never mention toolret: skip parsing them.
+    if b"toolret" not in raw:
+        return False
+    return _toolret_table(_read_toml(candidate)) is not None
+
+
+def _config_in(directory: Path) -> Path | None:
+    for name in CONFIG_FILENAMES:
+        candidate = directory / name
+        if _is_config_file(candidate):
+            return candidate
+    return None
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The closest config file to ``start`` (a file or a directory), searching upwards.
+
+    Raises ``ConfigError`` if a ``pyproject.toml`` that mentions toolret on
+    the way is not valid TOML.
+    """
+    directory = _absolute(start)
+    if not directory.is_dir():
+        directory = directory.parent
+    for candidate_dir in (directory, *directory.parents):
+        found = _config_in(candidate_dir)
+        if found is not None:
+            return found
+    return None
+
+
+class SettingsResolver:
+    """Maps each path to the settings that govern it; pass it as ``settings_for``.
+
+    Config lookups are cached per directory and each config file is read once,
+    so walking a tree costs a few stats per directory. ``config_file`` (the
+    CLI's ``--config``) makes one file govern every path, as in ruff.
+    ``overrides`` applies CLI flags to whichever settings were found, e.g.
+    ``lambda s: s.with_overrides(select=["TRV1"])``.
+    """
+
+    def __init__(
+        self,
+        *,
+        config_file: Path | None = None,
+        overrides: Callable[[Settings], Settings] | None = None,
+    ) -> None:
+        self._overrides = overrides
+        self._directories: dict[Path, Path | None] = {}
+        self._loaded: dict[Path | None, Settings] = {}
+        self._fixed: Settings | None = None
+        if config_file is not None:
+            self._fixed = self._apply(load_settings(config_file))
+
+    def __call__(self, path: Path) -> Settings:
+        return self.settings_for(path)
+
+    def settings_for(self, path: Path) -> Settings:
+        if self._fixed is not None:
+            return self._fixed
+        absolute = _absolute(path)
+        directory = absolute if absolute.is_dir() else absolute.parent
+        config = self._config_for(directory)
+        settings = self._loaded.get(config)
+        if settings is None:
+            settings = self._apply(load_settings(config) if config is not None else Settings())
+            self._loaded[config] = settings
+        return settings
+
+    def config_file_for(self, path: Path) -> Path | None:
+        """The config file that governs ``path`` (``None``: defaults, or ``--config``)."""
+        if self._fixed is not None:
+            return None
+        absolute = _absolute(path)
+        return self._config_for(absolute if absolute.is_dir() else absolute.parent)
+
+    def _config_for(self, directory: Path) -> Path | None:
+        if directory in self._directories:
+            return self._directories[directory]
+        found = _config_in(directory)
+        if found is None and directory.parent != directory:
+            found = self._config_for(directory.parent)
+        self._directories[directory] = found
+        return found
+
+    def _apply(self, settings: Settings) -> Settings:
+        return self._overrides(settings) if self._overrides is not None else settings

@@ -1,0 +1,330 @@
+"""Which files ``toolret check PATHS`` looks at: ruff's rules, without calling git.
+
+* Directories are walked for ``*.py`` and ``*.pyi`` files, entries in name
+  order, so output and cache are the same from run to run: paths come out
+  sorted by their components (``a/b.py`` before ``a.py``). Each file once.
+* ``exclude`` / ``extend-exclude`` of the settings that govern a directory
+  (the closest config file) prune its entries; an excluded directory is not
+  entered, so nothing under it is read.
+* With ``respect-gitignore`` (the default), ``.gitignore`` files and
+  ``.git/info/exclude`` prune entries as git would. A small matcher does it
+  here: running ``git`` would need git installed and a subprocess per run,
+  and ``pathspec`` would be a dependency for what fits in a page.
+* Paths named on the command line are always checked, whatever their
+  extension, excludes or ``.gitignore`` - the user asked for them - unless
+  ``force_exclude`` is set: pre-commit passes every changed file explicitly,
+  so there excludes must apply to explicit paths too (ruff's
+  ``--force-exclude``). Then a path is dropped if it, or a directory between
+  it and the project root, is excluded. ``.gitignore`` is not applied to
+  explicit paths even then, as in ruff.
+
+The gitignore semantics implemented: blank lines and ``#`` comments; ``\\``
+escapes; trailing spaces trimmed; ``!`` re-includes; a trailing ``/`` matches
+directories only; a pattern with a ``/`` before its end is anchored to its
+``.gitignore``'s directory, one without matches at any depth; ``*`` and ``?``
+stop at ``/``; ``**/``, ``/**/`` and ``/**`` span directories; ``[...]``
+classes. The last matching line wins, a deeper ``.gitignore`` beats a
+shallower one, and ``.git/info/exclude`` comes below every ``.gitignore``. As
+in git, a file inside an ignored directory cannot be re-included (the
+directory is never entered). The hierarchy starts at the repository root
+(the nearest directory holding ``.git``; a nested repository starts its own).
+Outside any repository, where git itself reads none, the ``.gitignore``
+files of every parent directory apply, as with ripgrep's ``--no-require-git``:
+a project unpacked from an archive is still filtered. Not read: the global ``core.excludesFile``.
+
+Symbolic links to directories are not followed (no cycles, no escaping the
+tree); links to files are checked like files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+# The bracket-class helpers are shared with config's globs: one parser for ``[...]``.
+from lint_rules.config import Settings, _class_end, _class_to_regex
+
+__all__ = ["PYTHON_SUFFIXES", "DiscoveryError", "GitignoreFile", "discover"]
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+class DiscoveryError(Exception):
+    """A path given to ``check`` does not exist: a usage error (exit 2)."""
+
+
+# ---------------------------------------------------------------------------
+# .gitignore matching
+
+
+@dataclass(frozen=True)
+class _IgnorePattern:
+    regex: re.Pattern[str]
+    negated: bool
+    directory_only: bool
+
+
+def _translate_gitignore(pattern: str) -> str:
+    """A gitignore glob (``*`` stops at ``/``) as a regular expression."""
+    out: list[str] = []
+    index = 0
+    length = len(pattern)
+    while index < length:
+        char = pattern[index]
+        if char == "*":
+            run_end = index
+            while run_end < length and pattern[run_end] == "*":
+                run_end += 1
+            whole_segment = (
+                run_end - index == 2
+                and (index == 0 or pattern[index - 1] == "/")
+                and (run_end == length or pattern[run_end] == "/")
+            )
+            if whole_segment and run_end == length:
+                out.append(".*")  # ``dir/**``: everything inside
+                index = run_end
+            elif whole_segment:
+                out.append("(?:.*/)?")  # ``**/``: any number of directories, even none
+                index = run_end + 1
+            else:
+                out.append("[^/]*")  # other runs of ``*`` are one ``*``
+                index = run_end
+        elif char == "?":
+            out.append("[^/]")
+            index += 1
+        elif char == "[":
+            close = _class_end(pattern, index)
+            if close < 0:
+                out.append(re.escape(char))
+                index += 1
+            else:
+                # A class never matches ``/`` in gitignore.
+                out.append(_class_to_regex(pattern[index + 1 : close], exclude_slash=True))
+                index = close + 1
+        elif char == "\\" and index + 1 < length:
+            out.append(re.escape(pattern[index + 1]))
+            index += 2
+        else:
+            out.append(re.escape(char))
+            index += 1
+    return "".join(out)
+
+
+def _parse_gitignore_line(line: str) -> _IgnorePattern | None:
+    if not line or line.startswith("#"):
+        return None
+    while line.endswith(" ") and not line.endswith("\\ "):
+        line = line[:-1]
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    directory_only = line.endswith("/")
+    if directory_only:
+        line = line[:-1]
+    if not line:
+        return None
+    anchored = "/" in line
+    line = line.removeprefix("/")
+    regex = ("" if anchored else "(?:.*/)?") + _translate_gitignore(line)
+    return _IgnorePattern(re.compile(regex, re.DOTALL), negated, directory_only)
+
+
+class GitignoreFile:
+    """The patterns of one ``.gitignore`` (or ``info/exclude``), relative to ``base``."""
+
+    __slots__ = ("_patterns", "base")
+
+    def __init__(self, base: Path, lines: Sequence[str]) -> None:
+        self.base = base
+        parsed = (_parse_gitignore_line(line) for line in lines)
+        self._patterns = tuple(pattern for pattern in parsed if pattern is not None)
+
+    @classmethod
+    def read(cls, path: Path, base: Path) -> GitignoreFile | None:
+        """Load ``path``; ``None`` when it is missing, unreadable or has no patterns."""
+        try:
+            text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        except OSError:
+            return None
+        loaded = cls(base, text.splitlines())
+        return loaded if loaded._patterns else None
+
+    def match(self, relative: str, is_dir: bool) -> bool | None:
+        """``True`` ignored, ``False`` re-included by ``!``, ``None`` no line matches.
+
+        ``relative`` is the ``/``-separated path from ``base``.
+        """
+        for pattern in reversed(self._patterns):
+            if pattern.directory_only and not is_dir:
+                continue
+            if pattern.regex.fullmatch(relative) is not None:
+                return not pattern.negated
+        return None
+
+
+class _IgnoreStack:
+    """The ignore files in force in one directory, lowest precedence first."""
+
+    __slots__ = ("_files",)
+
+    def __init__(self, files: tuple[GitignoreFile, ...]) -> None:
+        self._files = files
+
+    @classmethod
+    def for_directory(cls, directory: Path) -> _IgnoreStack:
+        """Everything that applies inside ``directory``, read from its ancestors."""
+        chain = [directory, *directory.parents]
+        repository = next((path for path in chain if (path / ".git").exists()), None)
+        top = chain.index(repository) if repository is not None else len(chain) - 1
+        files: list[GitignoreFile] = []
+        if repository is not None:
+            files.extend(_info_exclude(repository))
+        for path in reversed(chain[: top + 1]):
+            loaded = GitignoreFile.read(path / ".gitignore", path)
+            if loaded is not None:
+                files.append(loaded)
+        return cls(tuple(files))
+
+    def enter(self, directory: Path, names: set[str]) -> _IgnoreStack:
+        """The stack inside child ``directory``, whose entries are ``names``."""
+        # In a nested repository the outer one's patterns stop at its border.
+        files = tuple(_info_exclude(directory)) if ".git" in names else self._files
+        if ".gitignore" in names:
+            loaded = GitignoreFile.read(directory / ".gitignore", directory)
+            if loaded is not None:
+                files = (*files, loaded)
+        return _IgnoreStack(files) if files is not self._files else self
+
+    def is_ignored(self, path: Path, is_dir: bool) -> bool:
+        posix = path.as_posix()
+        for ignore_file in reversed(self._files):
+            base = ignore_file.base.as_posix().rstrip("/") + "/"
+            if not posix.startswith(base):
+                continue
+            verdict = ignore_file.match(posix[len(base) :], is_dir)
+            if verdict is not None:
+                return verdict
+        return False
+
+
+def _info_exclude(repository: Path) -> list[GitignoreFile]:
+    git = repository / ".git"
+    git_dir = git
+    if git.is_file():
+        # A worktree or submodule: ``.git`` is a file that names the real git directory.
+        try:
+            first = git.read_text(encoding="utf-8").splitlines()[0]
+        except (OSError, IndexError, UnicodeDecodeError):
+            return []
+        if not first.startswith("gitdir:"):
+            return []
+        git_dir = (repository / first.removeprefix("gitdir:").strip()).resolve()
+        try:
+            common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            common = ""
+        if common:
+            git_dir = (git_dir / common).resolve()
+    loaded = GitignoreFile.read(git_dir / "info" / "exclude", repository)
+    return [loaded] if loaded is not None else []
+
+
+# ---------------------------------------------------------------------------
+# The walk
+
+
+def discover(
+    paths: Sequence[Path],
+    *,
+    settings_for: Callable[[Path], Settings],
+    force_exclude: bool = False,
+) -> Iterator[Path]:
+    """The files to check for ``paths``, in a deterministic order, each once.
+
+    ``settings_for`` maps a path to the settings that govern it (a
+    ``config.SettingsResolver``). ``force_exclude`` (the CLI flag) or the
+    governing ``force-exclude`` setting applies excludes to explicit paths.
+    Yielded paths keep the form they were given in (relative stays relative).
+    Every path is checked for existence before anything is yielded: a missing
+    one raises ``DiscoveryError`` from this call.
+    """
+    for path in paths:
+        if not os.path.lexists(path):
+            raise DiscoveryError(f"{path}: No such file or directory")
+    return _discover(list(paths), settings_for, force_exclude)
+
+
+def _discover(
+    paths: list[Path], settings_for: Callable[[Path], Settings], force_exclude: bool
+) -> Iterator[Path]:
+    seen: set[Path] = set()
+    for given in paths:
+        absolute = Path(os.path.abspath(given))
+        forced = force_exclude or settings_for(absolute).force_exclude
+        if forced and _is_excluded_with_parents(absolute, settings_for):
+            continue
+        if absolute.is_dir():
+            outer = (
+                _IgnoreStack.for_directory(absolute.parent)
+                if absolute.parent != absolute
+                else _IgnoreStack(())
+            )
+            yield from _walk(given, absolute, settings_for, outer, seen)
+        elif absolute not in seen:
+            seen.add(absolute)
+            yield given
+
+
+def _is_excluded_with_parents(path: Path, settings_for: Callable[[Path], Settings]) -> bool:
+    """Whether ``path`` or a directory between it and the project root is excluded.
+
+    The project root (the config's directory, or the working directory) and
+    what lies above it are not tested: a checkout that happens to live in a
+    directory called ``build`` is not excluded from itself.
+    """
+    root_setting = settings_for(path).root
+    root = Path(os.path.abspath(root_setting if root_setting is not None else Path.cwd()))
+    candidate = path
+    while candidate != root:
+        if settings_for(candidate.parent).is_excluded(candidate):
+            return True
+        if root not in candidate.parents:
+            return False  # outside the project: only the path itself is tested
+        candidate = candidate.parent
+    return False
+
+
+def _walk(
+    shown: Path,
+    directory: Path,
+    settings_for: Callable[[Path], Settings],
+    outer: _IgnoreStack,
+    seen: set[Path],
+) -> Iterator[Path]:
+    """Yield the Python files under ``directory``; ``outer`` is its parent's ignore stack."""
+    try:
+        with os.scandir(directory) as scanner:
+            entries = sorted(scanner, key=lambda entry: entry.name)
+    except OSError:
+        return  # unreadable: nothing to check, as ruff's walker does
+    ignores = outer.enter(directory, {entry.name for entry in entries})
+    settings = settings_for(directory)
+    for entry in entries:
+        path = directory / entry.name
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_file = entry.is_file()  # follows a link to a file
+        except OSError:
+            continue
+        if settings.is_excluded(path):
+            continue
+        if settings.respect_gitignore and ignores.is_ignored(path, is_dir):
+            continue
+        if is_dir:
+            yield from _walk(shown / entry.name, path, settings_for, ignores, seen)
+        elif is_file and entry.name.endswith(PYTHON_SUFFIXES) and path not in seen:
+            seen.add(path)
+            yield shown / entry.name
