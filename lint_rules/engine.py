@@ -64,9 +64,9 @@ class Framework(Protocol):
 
 
 def frameworks() -> tuple[Framework, ...]:
-    from lint_rules.frameworks.polyai import FRAMEWORK as POLYAI
+    from lint_rules.frameworks import framework_modules
 
-    return (POLYAI,)
+    return tuple(module.FRAMEWORK for module in framework_modules())
 
 
 def has_any_signal(source: str, path: str) -> bool:

@@ -139,9 +139,11 @@ class InternalError(EngineRule):
 
 def all_rules() -> tuple[type[Rule], ...]:
     """Every rule, engine codes first, sorted by code."""
-    from lint_rules.frameworks import polyai
+    from lint_rules.frameworks import framework_modules
 
-    rules: list[type[Rule]] = [ParseError, InternalError, *polyai.RULES]
+    rules: list[type[Rule]] = [ParseError, InternalError]
+    for module in framework_modules():
+        rules.extend(module.RULES)
     return tuple(sorted(rules, key=lambda r: r.code))
 
 

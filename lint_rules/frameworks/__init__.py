@@ -1,1 +1,20 @@
-"""One package per framework: how its tool functions are recognised, and its rules."""
+"""One package per framework: how its tool functions are recognised, and its rules.
+
+Each framework package exports ``FRAMEWORK`` (an object with ``key``,
+``title``, ``has_signal``, ``contexts`` and ``describe``; see
+:class:`lint_rules.engine.Framework`) and ``RULES`` (its rule classes). Adding
+a framework is adding its package and its name here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+
+FRAMEWORK_PACKAGES = ("polyai",)
+
+
+@cache
+def framework_modules() -> tuple[ModuleType, ...]:
+    return tuple(importlib.import_module(f"{__name__}.{name}") for name in FRAMEWORK_PACKAGES)
