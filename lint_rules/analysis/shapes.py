@@ -9,7 +9,8 @@ exactly the list in RULES.md, "Value inference":
   ``json.dumps`` through imports, str methods on a known str receiver;
 * operators on known operands; comparisons, ``not``, ``in``, ``is`` → bool;
 * local names whose every assignment has one known shape and that are never
-  mutated (any subscript/attribute store, method call, use as an argument,
+  mutated (any subscript/attribute store, method call, use as an argument
+  except to a registered framework type's constructor,
   ``for``/``with``/``except``/walrus target, ``del``, ``global``/``nonlocal``
   makes them unknown), parameters annotated with a builtin type, module-level
   names assigned once;
@@ -25,7 +26,7 @@ as its own return value.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -241,8 +242,9 @@ class _BindingCollector(cst.CSTVisitor):
     unknown, which can only silence a rule.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, keeps_arguments: Callable[[cst.Call], bool] | None = None) -> None:
         self.bindings: dict[str, _Binding] = {}
+        self.keeps_arguments = keeps_arguments
 
     def _binding(self, name: str) -> _Binding:
         binding = self.bindings.get(name)
@@ -340,7 +342,10 @@ class _BindingCollector(cst.CSTVisitor):
             self._taint_target(node.rest)
 
     def visit_Call(self, node: cst.Call) -> None:
-        # A method call on a name, or the name passed as an argument, may mutate it.
+        # A method call on a name, or the name passed as an argument, may mutate it —
+        # except for calls known to leave their arguments alone (framework models).
+        if self.keeps_arguments is not None and self.keeps_arguments(node):
+            return
         if isinstance(node.func, cst.Attribute):
             root = _root_name(node.func.value)
             if root is not None:
@@ -407,11 +412,17 @@ class ShapeInference:
 
     def _local_bindings(self) -> dict[str, _Binding]:
         if self._bindings is None:
-            collector = _BindingCollector()
+            keeps = self._is_framework_constructor if self.framework_types else None
+            collector = _BindingCollector(keeps)
             if self.function is not None:
                 self.function.body.visit(collector)
             self._bindings = collector.bindings
         return self._bindings
+
+    def _is_framework_constructor(self, call: cst.Call) -> bool:
+        """A framework type's constructor (a pydantic model, a dataclass) does not mutate
+        its arguments: passing a local to ``ActionResult(...)`` keeps it known."""
+        return self.module.qualified_name(call.func) in self.framework_types
 
     def _builtin(self, node: cst.BaseExpression, name: str) -> bool:
         return self.module.is_builtin(node, name) and not self.local_name_is_bound(name)
