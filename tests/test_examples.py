@@ -60,15 +60,19 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
     return findings
 
 
-@pytest.mark.parametrize(("example", "prefix"), [("polyai", "TRV1")])
-def test_toolret_reports_exactly_the_expected_findings(example: str, prefix: str) -> None:
+@pytest.mark.parametrize(
+    ("example", "prefix", "count"), [("polyai", "TRV1", 8), ("browser_use", "TRV2", 9)]
+)
+def test_toolret_reports_exactly_the_expected_findings(
+    example: str, prefix: str, count: int
+) -> None:
     directory = EXAMPLES / example
     want = expected(directory, prefix)
-    assert {code for _, _, code in want} >= {f"{prefix}0{n}" for n in range(1, 9)}
+    assert {code for _, _, code in want} >= {f"{prefix}0{n}" for n in range(1, count + 1)}
     assert toolret_findings(directory, prefix) == want
 
 
-@pytest.mark.parametrize(("example", "prefix"), [("polyai", "TRV1")])
+@pytest.mark.parametrize(("example", "prefix"), [("polyai", "TRV1"), ("browser_use", "TRV2")])
 def test_flake8_reports_the_same_set(example: str, prefix: str) -> None:
     directory = EXAMPLES / example
     assert flake8_findings(directory, prefix) == expected(directory, prefix)
