@@ -28,8 +28,12 @@ _TEMPLATE_REFERENCE = re.compile(
     r"\{\{\s*f[nt]\s*:\s*(?:FUNCTION-)?([A-Za-z_][A-Za-z0-9_]*)\s*\}\}"
 )
 # `function: name` inside a phrase_filtering entry (YAML, optionally quoted).
-_FUNCTION_KEY = re.compile(r"""^(\s*)(-\s+)?function\s*:\s*["']?([A-Za-z_][A-Za-z0-9_]*)["']?\s*(#.*)?$""")
-_SAY_PHRASE_KEY = re.compile(r"""^\s*(-\s+)?say_phrase\s*:\s*["']?(true|True|TRUE|yes|on)["']?\s*(#.*)?$""")
+_FUNCTION_KEY = re.compile(
+    r"""^(\s*)(-\s+)?function\s*:\s*["']?([A-Za-z_][A-Za-z0-9_]*)["']?\s*(#.*)?$"""
+)
+_SAY_PHRASE_KEY = re.compile(
+    r"""^\s*(-\s+)?say_phrase\s*:\s*["']?(true|True|TRUE|yes|on)["']?\s*(#.*)?$"""
+)
 _LIST_ITEM = re.compile(r"^(\s*)-(\s|$)")
 
 
