@@ -71,6 +71,12 @@ def main() -> None:
 @click.option("--statistics", is_flag=True, help="Show counts per rule instead of diagnostics.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    envvar="TOOLRET_CACHE_DIR",
+    help="Where the cache lives (default: .toolret_cache in the working directory).",
+)
+@click.option(
     "--unsafe-fixes/--no-unsafe-fixes", default=False, help="Count unsafe fixes as fixable."
 )
 @click.option(
@@ -98,6 +104,7 @@ def check(
     exit_zero: bool,
     statistics: bool,
     no_cache: bool,
+    cache_dir: Path | None,
     unsafe_fixes: bool,
     stdin_filename: Path | None,
     force_exclude: bool,
@@ -109,8 +116,9 @@ def check(
 ) -> None:
     """Check PATHS (default: the current directory) for wrong tool return values."""
     from lint_rules import formats, runner
+    from lint_rules.formats import FixableApplicability
     from lint_rules.analysis.project import Project
-    from lint_rules.rules import default_enabled_map
+    from lint_rules.catalog import DEFAULT_ENABLED
 
     fmt = output_format or "full"
     select_codes = _split_codes(select) or None
@@ -130,13 +138,13 @@ def check(
 
     try:
         resolver = SettingsResolver(config_file=config_file, overrides=overrides)
-        unknown = resolver(Path.cwd()).unknown_selectors(default_enabled_map())
+        unknown = resolver(Path.cwd()).unknown_selectors(DEFAULT_ENABLED)
     except ConfigError as error:
         _fail(str(error))
     for selector in unknown:
         click.echo(f"warning: `{selector}` selects no rule", err=True)
 
-    project = Project()
+    project = Project(revalidate=False)
     reading_stdin = paths == (Path("-"),)
     try:
         if reading_stdin:
@@ -156,12 +164,19 @@ def check(
             if show_tool_functions:
                 _show_tool_functions(targets, resolver, project, force_exclude)
                 sys.exit(EXIT_CLEAN)
-            result = runner.run(targets, resolver, force_exclude=force_exclude, project=project)
+            cache = None
+            if not no_cache:
+                from lint_rules.cache import CACHE_DIR_NAME, ResultCache
+
+                cache = ResultCache(cache_dir or Path.cwd() / CACHE_DIR_NAME)
+            result = runner.run(
+                targets, resolver, force_exclude=force_exclude, project=project, cache=cache
+            )
     except (ConfigError, DiscoveryError) as error:
         _fail(str(error))
 
     diagnostics = result.diagnostics
-    applicability = "unsafe" if unsafe_fixes else "safe"
+    applicability: FixableApplicability = "unsafe" if unsafe_fixes else "safe"
     cwd = Path.cwd()
     if statistics:
         text = formats.render_statistics(diagnostics, fmt=fmt, fixable_applicability=applicability)

@@ -418,6 +418,7 @@ class Settings(BaseModel):
 
     # Derived values, computed on first use. ``model_copy`` below resets them.
     _fingerprint: str | None = PrivateAttr(default=None)
+    _excluder: _PathMatcher | None = PrivateAttr(default=None)
     _selection_layers: tuple[RuleSelection, ...] | None = PrivateAttr(default=None)
 
     # -- identity -----------------------------------------------------------
@@ -440,6 +441,7 @@ class Settings(BaseModel):
         # pydantic copies private attributes too; cached values would go stale.
         copied = super().model_copy(update=update, deep=deep)
         copied._fingerprint = None
+        copied._excluder = None
         copied._selection_layers = None
         return copied
 
@@ -564,10 +566,15 @@ class Settings(BaseModel):
         the path relative to ``root`` (``src/generated/*.py``), ruff's rule.
         As in ruff, a leading ``!`` is literal here, not a negation.
         """
-        absolute = self._absolute_posix(path)
-        basename = absolute.rsplit("/", 1)[-1]
-        matcher = _exclusion_matcher(self._root_posix(), self.exclude + self.extend_exclude)
-        return matcher.matches(absolute, basename)
+        return self.is_excluded_posix(self._absolute_posix(path))
+
+    def is_excluded_posix(self, absolute: str) -> bool:
+        """``is_excluded`` for an absolute, normalised POSIX path string (the walk's hot path)."""
+        matcher = self._excluder
+        if matcher is None:
+            matcher = _exclusion_matcher(self._root_posix(), self.exclude + self.extend_exclude)
+            self._excluder = matcher
+        return matcher.matches(absolute, absolute.rsplit("/", 1)[-1])
 
     def _root_posix(self) -> str:
         return _absolute(self.root if self.root is not None else Path.cwd()).as_posix()

@@ -312,19 +312,24 @@ def _walk(
         return  # unreadable: nothing to check, as ruff's walker does
     ignores = outer.enter(directory, {entry.name for entry in entries})
     settings = settings_for(directory)
+    prefix = directory.as_posix().rstrip("/") + "/"
     for entry in entries:
-        path = directory / entry.name
+        name = entry.name
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
-            is_file = entry.is_file()  # follows a link to a file
+            # Only Python files and directories matter: decide before any matching.
+            if not is_dir and not (name.endswith(PYTHON_SUFFIXES) and entry.is_file()):
+                continue
         except OSError:
             continue
-        if settings.is_excluded(path):
+        posix = prefix + name
+        if settings.is_excluded_posix(posix):
             continue
+        path = directory / name
         if settings.respect_gitignore and ignores.is_ignored(path, is_dir):
             continue
         if is_dir:
-            yield from _walk(shown / entry.name, path, settings_for, ignores, seen)
-        elif is_file and entry.name.endswith(PYTHON_SUFFIXES) and path not in seen:
+            yield from _walk(shown / name, path, settings_for, ignores, seen)
+        elif path not in seen:
             seen.add(path)
-            yield shown / entry.name
+            yield shown / name

@@ -27,16 +27,10 @@ import libcst as cst
 from lint_rules.analysis.module import ParsedModule, parse_module
 from lint_rules.analysis.noqa import NoqaDirectives
 from lint_rules.analysis.project import Project
+from lint_rules.catalog import DEFAULT_ENABLED
 from lint_rules.config import Settings
 from lint_rules.model import Diagnostic, Edit, Fix, Location
-from lint_rules.rules import (
-    Finding,
-    InternalError,
-    ParseError,
-    Rule,
-    all_rules,
-    default_enabled_map,
-)
+from lint_rules.rules import Finding, InternalError, ParseError, Rule, all_rules
 
 
 @dataclass(frozen=True)
@@ -74,7 +68,7 @@ def has_any_signal(source: str, path: str) -> bool:
 
 
 def enabled_codes(settings: Settings, path: str) -> frozenset[str]:
-    return settings.enabled_codes_for(Path(path), default_enabled_map())
+    return settings.enabled_codes_for(Path(path), DEFAULT_ENABLED)
 
 
 def check_source(

@@ -157,11 +157,6 @@ def rules_by_code() -> Mapping[str, type[Rule]]:
     return _BY_CODE
 
 
-def default_enabled_map() -> dict[str, bool]:
-    """Every code → whether it is on by default (what config selection needs)."""
-    return {code: rule.default_enabled() for code, rule in rules_by_code().items()}
-
-
 def get_rule(code_or_name: str) -> type[Rule] | None:
     by_code = rules_by_code()
     rule = by_code.get(code_or_name.upper())

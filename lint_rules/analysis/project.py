@@ -13,6 +13,7 @@ it to :func:`lint_rules.engine.check_source`. Two kinds of facts live here:
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -52,14 +53,6 @@ class PolyAIProject:
     @property
     def has_references(self) -> bool:
         return bool(self.referenced)
-
-
-def find_polyai_root(path: Path) -> Path | None:
-    """The nearest ancestor directory of ``path`` holding ``agent_settings/``."""
-    for parent in path.parents:
-        if (parent / POLYAI_SETTINGS_DIR).is_dir():
-            return parent
-    return None
 
 
 def read_polyai_project(root: Path) -> PolyAIProject:
@@ -146,31 +139,64 @@ class Project:
     """
 
     read_files: bool = True
+    revalidate: bool = True
+    """Re-stat a PolyAI project's text files on every lookup (long-lived processes:
+    flake8 workers, the language server); a single CLI run reads each project once."""
     polyai_projects: dict[Path, PolyAIProject] = field(default_factory=dict)
-    _roots: dict[Path, Path | None] = field(default_factory=dict)
+    _roots: dict[str, Path | None] = field(default_factory=dict)
     _stamps: dict[Path, tuple[tuple[str, int, int], ...]] = field(default_factory=dict)
 
     def polyai_for(self, path: str) -> PolyAIProject | None:
         if path in ("", "-"):
             return None
-        file = Path(path).absolute()
-        directory = file.parent
+        directory = os.path.dirname(os.path.abspath(path))
         if directory in self._roots:
             root = self._roots[directory]
         elif self.read_files:
-            root = find_polyai_root(file)
-            self._roots[directory] = root
+            root = self._root_of(directory)
         else:
+            file = Path(path).absolute()
             root = next((r for r in self.polyai_projects if r in file.parents), None)
         if root is None:
             return None
-        if not self.read_files:
+        if not self.read_files or (not self.revalidate and root in self.polyai_projects):
             return self.polyai_projects.get(root)
         stamp = _stamp(root)
         if self._stamps.get(root) != stamp or root not in self.polyai_projects:
             self.polyai_projects[root] = read_polyai_project(root)
             self._stamps[root] = stamp
         return self.polyai_projects[root]
+
+    def _root_of(self, directory: str) -> Path | None:
+        """The nearest ancestor holding ``agent_settings/``; every answer cached."""
+        if directory in self._roots:
+            return self._roots[directory]
+        if os.path.isdir(os.path.join(directory, POLYAI_SETTINGS_DIR)):
+            root: Path | None = Path(directory)
+        else:
+            parent = os.path.dirname(directory)
+            root = None if parent == directory else self._root_of(parent)
+        self._roots[directory] = root
+        return root
+
+    def facts_digest(self, path: str) -> str:
+        """A digest of the cross-file facts ``path``'s results can depend on ("" if none).
+
+        Part of the cache key: a changed prompt reference or phrase filter
+        invalidates the cached results of the project's function files.
+        """
+        polyai = self.polyai_for(path)
+        if polyai is None:
+            return ""
+        payload = "\n".join(
+            [
+                str(polyai.root),
+                *sorted(polyai.referenced),
+                "--",
+                *sorted(polyai.after_spoken_phrase),
+            ]
+        )
+        return hashlib.blake2b(payload.encode("utf-8"), digest_size=16).hexdigest()
 
 
 def _stamp(root: Path) -> tuple[tuple[str, int, int], ...]:

@@ -29,6 +29,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from lint_rules import prefilter
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.returns import FunctionFlow, ReturnSite, analyse_function
 from lint_rules.analysis.shapes import (
@@ -51,8 +52,7 @@ _OTHER_ACTION_DECORATORS = ("django.",)
 
 def has_signal(source: str, path: str) -> bool:
     """Whether a file can hold browser-use actions or ``ActionResult`` calls (textual)."""
-    del path
-    return PACKAGE in source
+    return prefilter.has_signal("browser_use", source, path)
 
 
 def is_browser_use_name(qualified: str | None) -> bool:

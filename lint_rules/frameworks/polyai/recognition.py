@@ -26,6 +26,7 @@ from pathlib import PurePath
 
 import libcst as cst
 
+from lint_rules import prefilter
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import PolyAIProject
 from lint_rules.analysis.returns import FunctionFlow, ReturnSite, analyse_function
@@ -79,11 +80,7 @@ def layout_of(path: str) -> Layout | None:
 
 def has_signal(source: str, path: str) -> bool:
     """Whether a file can hold a PolyAI tool function at all (cheap, textual)."""
-    if layout_of(path) is not None:
-        return True
-    return (
-        "Conversation" in source or "from _gen import" in source or "from imports import" in source
-    )
+    return prefilter.has_signal("polyai", source, path)
 
 
 @dataclass

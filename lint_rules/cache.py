@@ -1,0 +1,169 @@
+"""The result cache, like ruff's: a second run on an unchanged tree only stats files.
+
+One JSON file per toolret version under ``.toolret_cache/`` maps each checked
+file's absolute path to what decided its result — its stats (size, mtime,
+inode), a content hash as the fallback check, the fingerprint of the
+settings that governed it and a digest of the cross-file facts its result
+used (a PolyAI project's prompt references) — and the diagnostics.
+
+Concurrent runs are safe: the file is read once at the start and, at the end,
+re-read, merged with this run's entries and replaced atomically (a temporary
+file in the same directory + ``os.replace``), so a reader sees either the old
+or the new complete file and no run's entries are lost to another's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lint_rules import __version__
+from lint_rules.model import Diagnostic
+
+CACHE_DIR_NAME = ".toolret_cache"
+_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    size: int
+    mtime_ns: int
+    inode: int
+
+    @classmethod
+    def of(cls, stat: os.stat_result) -> FileStamp:
+        return cls(stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+
+@dataclass
+class CacheEntry:
+    stamp: FileStamp
+    digest: str
+    settings: str
+    facts: str
+    diagnostics: list[dict[str, Any]]
+
+    def to_json(self) -> list[Any]:
+        s = self.stamp
+        return [
+            s.size,
+            s.mtime_ns,
+            s.inode,
+            self.digest,
+            self.settings,
+            self.facts,
+            self.diagnostics,
+        ]
+
+    @classmethod
+    def from_json(cls, raw: list[Any]) -> CacheEntry:
+        size, mtime_ns, inode, digest, settings, facts, diagnostics = raw
+        return cls(FileStamp(size, mtime_ns, inode), digest, settings, facts, diagnostics)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class ResultCache:
+    """Cached results of one cache directory; ``lookup`` / ``store`` then ``save``."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / f"v{__version__}-{_FORMAT}.json"
+        self._entries: dict[str, CacheEntry] = self._read()
+        self._updates: dict[str, CacheEntry] = {}
+
+    def _read(self) -> dict[str, CacheEntry]:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            return {path: CacheEntry.from_json(entry) for path, entry in raw.items()}
+        except (OSError, ValueError, TypeError):
+            return {}  # absent, or written by something else: start afresh
+
+    def entry(self, path: str) -> CacheEntry | None:
+        return self._entries.get(path)
+
+    def lookup(
+        self,
+        path: str,
+        stamp: FileStamp,
+        settings: str,
+        facts: str,
+        read: Any = None,
+    ) -> list[Diagnostic] | None:
+        """The cached diagnostics if still valid, else ``None``.
+
+        Valid when settings and facts match and either the stats are unchanged
+        or, when they changed, ``read()`` (the file's bytes) hashes the same.
+        """
+        entry = self._entries.get(path)
+        if entry is None or entry.settings != settings or entry.facts != facts:
+            return None
+        if entry.stamp != stamp:
+            if read is None or entry.stamp.size != stamp.size:
+                return None
+            data = read()
+            if data is None or content_digest(data) != entry.digest:
+                return None
+            self._updates[path] = CacheEntry(
+                stamp, entry.digest, settings, facts, entry.diagnostics
+            )
+        return [Diagnostic.model_validate(d) for d in entry.diagnostics]
+
+    def store(
+        self,
+        path: str,
+        stamp: FileStamp,
+        data: bytes,
+        settings: str,
+        facts: str,
+        diagnostics: list[Diagnostic],
+    ) -> None:
+        self._updates[path] = CacheEntry(
+            stamp,
+            content_digest(data),
+            settings,
+            facts,
+            [d.model_dump(mode="json") for d in diagnostics],
+        )
+
+    def save(self) -> None:
+        """Merge this run's entries into the file on disk, atomically. Never raises."""
+        if not self._updates:
+            return
+        with contextlib.suppress(OSError):
+            self.directory.mkdir(parents=True, exist_ok=True)
+            gitignore = self.directory / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("# Automatically created by toolret.\n*\n", encoding="utf-8")
+            merged = self._read()  # another run may have written since we started
+            merged.update(self._updates)
+            payload = json.dumps(
+                {path: entry.to_json() for path, entry in merged.items()},
+                separators=(",", ":"),
+            )
+            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(payload)
+                os.chmod(temporary, 0o666 & ~_umask())  # mkstemp creates it 0600
+                os.replace(temporary, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+                raise
+            self._entries = merged
+            self._updates = {}

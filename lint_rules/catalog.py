@@ -1,0 +1,50 @@
+"""Every rule code and whether it is on by default, without importing any rule.
+
+Rule selection must be decided before a file is parsed — and for most files
+of a repository nothing is ever parsed — so this table lives apart from the
+rule classes (which import LibCST). ``tests/test_catalog.py`` keeps it equal
+to the rules' own metadata: adding a rule without adding it here fails.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+DEFAULT_ENABLED: Final[dict[str, bool]] = {
+    "TRV001": True,
+    "TRV002": True,
+    "TRV101": True,
+    "TRV102": True,
+    "TRV103": True,
+    "TRV104": True,
+    "TRV105": True,
+    "TRV106": True,
+    "TRV107": False,
+    "TRV108": True,
+    "TRV201": True,
+    "TRV202": True,
+    "TRV203": True,
+    "TRV204": True,
+    "TRV205": True,
+    "TRV206": True,
+    "TRV207": True,
+    "TRV208": False,
+    "TRV209": True,
+}
+
+FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
+    "polyai": "TRV1",
+    "browser_use": "TRV2",
+    "openai_agents": "TRV3",
+    "openai_chat": "TRV4",
+}
+"""Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
+
+
+def frameworks_enabled(codes: frozenset[str]) -> tuple[str, ...]:
+    """The frameworks with at least one enabled rule, in a stable order."""
+    return tuple(
+        key
+        for key, prefix in FRAMEWORK_CODE_PREFIXES.items()
+        if any(code.startswith(prefix) for code in codes)
+    )

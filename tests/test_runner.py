@@ -1,0 +1,140 @@
+"""The runner: prefilter equivalence, cache validity, parallel determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lint_rules import runner
+from lint_rules.cache import ResultCache
+from lint_rules.config import SettingsResolver
+from lint_rules.model import Diagnostic
+from lint_rules.rules import EngineRule, all_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def corpus(tmp_path: Path) -> Path:
+    """The bundled examples, every rule example, and files that hold no tool at all."""
+    target = tmp_path / "corpus"
+    shutil.copytree(ROOT / "examples", target / "examples")
+    for rule in all_rules():
+        if issubclass(rule, EngineRule):
+            continue
+        for kind in ("invalid", "valid"):
+            for index, example in enumerate(getattr(rule, kind)):
+                base = target / "rules" / f"{rule.code}-{kind}-{index}"
+                (base / example.path).parent.mkdir(parents=True, exist_ok=True)
+                (base / example.path).write_text(example.code)
+                for name, text in example.files.items():
+                    (base / name).parent.mkdir(parents=True, exist_ok=True)
+                    (base / name).write_text(text)
+    plain = target / "plain"
+    plain.mkdir()
+    (plain / "broken.py").write_text("def broken(:\n")
+    (plain / "app.py").write_text("def count(conv):\n    return 3\n")
+    (plain / "latin.py").write_bytes(b"# coding: latin-1\nx = '\xe9'\n")
+    (plain / "functions").mkdir()
+    (plain / "functions" / "count.py").write_text("def count(conv):\n    return 3\n")
+    return target
+
+
+def findings(result: runner.RunResult) -> list[tuple[str, int, int, str, str]]:
+    return [
+        (d.filename, d.location.row, d.location.column, d.code, d.message)
+        for d in result.diagnostics
+    ]
+
+
+def run(paths: list[Path], **kwargs: object) -> runner.RunResult:
+    resolver = SettingsResolver(overrides=lambda s: s.with_overrides(select=["ALL"]))
+    return runner.run(paths, resolver, **kwargs)  # type: ignore[arg-type]
+
+
+def test_prefilter_changes_nothing(tmp_path: Path) -> None:
+    target = corpus(tmp_path)
+    with_prefilter = run([target])
+    without = run([target], use_prefilter=False)
+    assert findings(with_prefilter) == findings(without)
+    assert with_prefilter.diagnostics, "the corpus has findings"
+    assert with_prefilter.parsed < without.parsed, "the prefilter skipped something"
+
+
+def test_parallel_output_is_identical_and_ordered(tmp_path: Path) -> None:
+    target = corpus(tmp_path)
+    serial = run([target], jobs=1)
+    parallel = run([target], jobs=2)
+    assert findings(serial) == findings(parallel)
+    names = [f.path for f in serial.files]
+    assert names == sorted(names, key=lambda p: Path(p).parts)
+
+
+def test_warm_cache_reuses_results_and_sees_changes(tmp_path: Path) -> None:
+    target = corpus(tmp_path)
+    cache_dir = tmp_path / "cache"
+    cold = run([target], cache=ResultCache(cache_dir))
+    assert cold.cached == 0
+    warm = run([target], cache=ResultCache(cache_dir))
+    assert warm.parsed == 0 and warm.cached == warm.checked
+    assert findings(warm) == findings(cold)
+
+    edited = target / "plain" / "functions" / "count.py"
+    assert [f for f in findings(warm) if f[0] == str(edited)]
+    edited.write_text("def count(conv):\n    return 'three'\n")
+    os.utime(edited, ns=(1, 1))
+    after = run([target], cache=ResultCache(cache_dir))
+    assert after.parsed == 1
+    assert [f for f in findings(after) if f[0] == str(edited)] == []
+
+
+def test_cache_is_keyed_by_settings(tmp_path: Path) -> None:
+    target = corpus(tmp_path) / "plain"
+    cache_dir = tmp_path / "cache"
+    all_on = run([target], cache=ResultCache(cache_dir))
+    assert [d.code for d in all_on.diagnostics] == ["TRV101"]
+    resolver = SettingsResolver(overrides=lambda s: s.with_overrides(ignore=["TRV101"]))
+    ignored = runner.run([target], resolver, cache=ResultCache(cache_dir))
+    assert ignored.diagnostics == []
+
+
+def test_polyai_prompt_change_invalidates_cached_results(tmp_path: Path) -> None:
+    root = tmp_path / "agent"
+    (root / "agent_settings").mkdir(parents=True)
+    rules = root / "agent_settings" / "rules.txt"
+    rules.write_text("Use {{fn:other}}.\n")
+    (root / "functions").mkdir()
+    (root / "functions" / "in_hours.py").write_text("def in_hours(conv):\n    return 3\n")
+    cache_dir = tmp_path / "cache"
+    assert run([root], cache=ResultCache(cache_dir)).diagnostics == []  # a helper
+    rules.write_text("Use {{fn:other}} and {{fn:in_hours}}.\n")
+    now_a_tool = run([root], cache=ResultCache(cache_dir))
+    assert [d.code for d in now_a_tool.diagnostics] == ["TRV101"]
+
+
+def test_cache_file_is_valid_json_and_merged_by_concurrent_runs(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for directory in (a, b):
+        (directory / "functions").mkdir(parents=True)
+        (directory / "functions" / "count.py").write_text("def count(conv):\n    return 3\n")
+    cache_dir = tmp_path / "cache"
+    first, second = ResultCache(cache_dir), ResultCache(cache_dir)  # both start empty
+    run([a], cache=first)
+    run([b], cache=second)
+    (stored,) = cache_dir.glob("v*.json")
+    entries = json.loads(stored.read_text())
+    assert {Path(p).parts[-3] for p in entries} == {"a", "b"}
+
+
+@pytest.mark.parametrize("fmt", ["json"])
+def test_cached_diagnostics_round_trip(tmp_path: Path, fmt: str) -> None:
+    functions = tmp_path / "functions"
+    functions.mkdir()
+    (functions / "count.py").write_text("def count(conv):\n    return 3\n")
+    cache_dir = tmp_path / "cache"
+    cold = run([tmp_path / "functions"], cache=ResultCache(cache_dir)).diagnostics
+    warm = run([tmp_path / "functions"], cache=ResultCache(cache_dir)).diagnostics
+    assert warm == cold and isinstance(warm[0], Diagnostic) and warm[0].fix is not None
