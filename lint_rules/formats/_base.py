@@ -1,0 +1,62 @@
+"""What every format module shares: the render options and the fix / path conventions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Literal
+
+from lint_rules.model import Applicability, Diagnostic
+
+FixableApplicability = Literal["safe", "unsafe"]
+"""Which fixes ``--fix`` applies: ``"safe"`` (default) or ``"unsafe"`` (``--unsafe-fixes``)."""
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Everything a format needs besides the diagnostics themselves."""
+
+    sources: Mapping[str, str]
+    """Filename -> source text, for code frames and fix diffs; a missing file gets neither."""
+    cwd: Path
+    """Text formats print filenames relative to this directory (when they are inside it)."""
+    fixable_applicability: FixableApplicability = "safe"
+    show_fix_hint: bool = True
+    """Mark fixable diagnostics with ``[*]``; ruff turns this off when it applied fixes."""
+
+
+Renderer = Callable[[Sequence[Diagnostic], RenderOptions], str]
+"""A format: the text to print for a run's diagnostics (already sorted)."""
+
+
+def is_fixable(diagnostic: Diagnostic, fixable_applicability: FixableApplicability) -> bool:
+    """Whether ``--fix`` (with or without ``--unsafe-fixes``) would apply this diagnostic's fix."""
+    fix = diagnostic.fix
+    if fix is None:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return fix.applicability is Applicability.UNSAFE and fixable_applicability == "unsafe"
+
+
+def is_hidden_unsafe(diagnostic: Diagnostic, fixable_applicability: FixableApplicability) -> bool:
+    """An unsafe fix that only ``--unsafe-fixes`` would apply (display-only fixes never count)."""
+    fix = diagnostic.fix
+    return (
+        fix is not None
+        and fix.applicability is Applicability.UNSAFE
+        and fixable_applicability == "safe"
+    )
+
+
+def relative_path(filename: str, cwd: Path) -> str:
+    """ruff's ``relativize_path``: strip the working directory if the path is inside it."""
+    try:
+        return str(PurePath(filename).relative_to(cwd))
+    except ValueError:
+        return filename
+
+
+def plural(count: int, singular: str, plural_form: str) -> str:
+    return singular if count == 1 else plural_form

@@ -1,0 +1,164 @@
+"""``toolret`` end to end: output shapes, exit codes, stdin, configuration errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+INT_TOOL = "def count_bookings(conv):\n    return len(conv.state.bookings)\n"
+RUFF_JSON_KEYS = {
+    "cell",
+    "code",
+    "end_location",
+    "filename",
+    "fix",
+    "location",
+    "message",
+    "noqa_row",
+    "url",
+}
+
+
+def toolret(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "lint_rules", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    functions = tmp_path / "functions"
+    functions.mkdir()
+    (functions / "count_bookings.py").write_text(INT_TOOL)
+    (functions / "broken.py").write_text("def broken(conv):\n    return {'a': 1,\n")
+    (tmp_path / "app.py").write_text("def unrelated(:\n")  # no signal: never reported
+    return tmp_path
+
+
+def test_syntax_error_and_finding_in_one_directory(project: Path) -> None:
+    result = toolret("check", ".", "--output-format", "json", cwd=project)
+    assert result.returncode == 1, result.stderr
+    found = json.loads(result.stdout)
+    assert [(Path(d["filename"]).name, d["code"]) for d in found] == [
+        ("broken.py", "TRV001"),
+        ("count_bookings.py", "TRV101"),
+    ]
+
+
+def test_flake8_does_not_crash_on_the_same_directory(project: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "E999,TRV", "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "Traceback" not in result.stderr
+    assert "functions/count_bookings.py:2:12: TRV101" in result.stdout
+    assert "E999" in result.stdout
+
+
+def test_json_has_exactly_ruffs_keys(project: Path) -> None:
+    result = toolret("check", "functions/count_bookings.py", "--output-format", "json", cwd=project)
+    (diagnostic,) = json.loads(result.stdout)
+    assert RUFF_JSON_KEYS <= set(diagnostic) <= RUFF_JSON_KEYS | {"name", "severity"}
+    assert diagnostic["location"] == {"column": 12, "row": 2}
+    assert diagnostic["end_location"] == {"column": 36, "row": 2}
+    assert diagnostic["fix"]["applicability"] == "safe"
+    assert diagnostic["noqa_row"] == 2
+    assert diagnostic["url"].endswith("TRV101.md")
+    assert os.path.isabs(diagnostic["filename"])
+
+
+def test_json_lines_and_empty_json(project: Path) -> None:
+    lines = toolret("check", "functions", "--output-format", "json-lines", cwd=project)
+    assert [json.loads(line)["code"] for line in lines.stdout.splitlines()] == ["TRV001", "TRV101"]
+    clean = toolret("check", "app.py", "--output-format", "json", cwd=project)
+    assert clean.returncode == 0
+    assert json.loads(clean.stdout) == []
+
+
+def test_concise_matches_ruffs_line_shape(project: Path) -> None:
+    result = toolret(
+        "check", "functions/count_bookings.py", "--output-format", "concise", cwd=project
+    )
+    first = result.stdout.splitlines()[0]
+    assert re.fullmatch(r"functions/count_bookings\.py:2:12: TRV101 \[\*\] .+", first), first
+    assert "Found 1 error." in result.stdout
+
+
+def test_full_output_shows_the_code_frame_and_fix_title(project: Path) -> None:
+    result = toolret("check", "functions/count_bookings.py", cwd=project)
+    assert "return len(conv.state.bookings)" in result.stdout
+    assert "Wrap in `str()`" in result.stdout
+
+
+def test_exit_zero_statistics_and_selection(project: Path) -> None:
+    assert toolret("check", ".", "--exit-zero", cwd=project).returncode == 0
+    assert toolret("check", ".", "--ignore", "TRV001,TRV101", cwd=project).returncode == 0
+    stats = toolret("check", ".", "--statistics", cwd=project)
+    assert "TRV101" in stats.stdout and stats.returncode == 1
+
+
+def test_stdin_with_a_filename(project: Path) -> None:
+    result = toolret(
+        "check",
+        "-",
+        "--stdin-filename",
+        "functions/count_bookings.py",
+        "--output-format",
+        "concise",
+        cwd=project,
+        stdin=INT_TOOL,
+    )
+    assert result.returncode == 1
+    assert "count_bookings.py:2:12: TRV101" in result.stdout
+
+
+def test_missing_path_and_bad_config_exit_2(project: Path) -> None:
+    missing = toolret("check", "nope.py", cwd=project)
+    assert missing.returncode == 2
+    assert "nope.py" in missing.stderr
+    (project / "pyproject.toml").write_text('[tool.toolret]\nselct = ["TRV1"]\n')
+    bad = toolret("check", ".", cwd=project)
+    assert bad.returncode == 2
+    assert "selct" in bad.stderr and "select" in bad.stderr and "pyproject.toml" in bad.stderr
+
+
+def test_closest_config_applies(project: Path) -> None:
+    (project / "functions" / "toolret.toml").write_text('ignore = ["TRV101"]\n')
+    result = toolret("check", ".", "--output-format", "json", cwd=project)
+    assert [d["code"] for d in json.loads(result.stdout)] == ["TRV001"]
+
+
+def test_show_files_and_tool_functions(project: Path) -> None:
+    files = toolret("check", ".", "--show-files", cwd=project)
+    assert files.returncode == 0
+    assert sorted(Path(line).name for line in files.stdout.splitlines()) == [
+        "app.py",
+        "broken.py",
+        "count_bookings.py",
+    ]
+    tools = toolret("check", ".", "--show-tool-functions", cwd=project)
+    assert "functions/count_bookings.py:1: count_bookings [PolyAI, tool]" in tools.stdout
+
+
+def test_rule_and_rules(project: Path) -> None:
+    page = toolret("rule", "TRV101", cwd=project)
+    assert page.returncode == 0 and page.stdout.startswith("# polyai-invalid-return-type (TRV101)")
+    listing = json.loads(toolret("rules", "--output-format", "json", cwd=project).stdout)
+    assert {r["code"] for r in listing} >= {f"TRV10{n}" for n in range(1, 9)}
+    assert toolret("rule", "TRV999", cwd=project).returncode == 2
