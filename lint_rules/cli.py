@@ -116,9 +116,9 @@ def check(
 ) -> None:
     """Check PATHS (default: the current directory) for wrong tool return values."""
     from lint_rules import formats, runner
-    from lint_rules.formats import FixableApplicability
     from lint_rules.analysis.project import Project
     from lint_rules.catalog import DEFAULT_ENABLED
+    from lint_rules.formats import FixableApplicability
 
     fmt = output_format or "full"
     select_codes = _split_codes(select) or None
