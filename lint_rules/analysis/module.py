@@ -41,6 +41,7 @@ class ParsedModule:
     """Every name bound at module level other than by an import."""
     shadowed: set[str] = field(default_factory=set)
     _positions: dict[cst.CSTNode, CodeRange] | None = None
+    _never_returning: frozenset[str] | None = None
 
     # ------------------------------------------------------------------ names
 
@@ -81,6 +82,17 @@ class ParsedModule:
         return any(
             target == prefix or target.startswith(dotted) for target in self.imports.values()
         ) or any(m == prefix or m.startswith(dotted) for m in self.star_imports)
+
+    def never_returning(self) -> frozenset[str]:
+        """Module-level functions annotated ``NoReturn``/``Never``: a call of one ends a body."""
+        if self._never_returning is None:
+            self._never_returning = frozenset(
+                name
+                for name, fn in self.functions.items()
+                if fn.returns is not None
+                and self.code_for(fn.returns.annotation).rsplit(".", 1)[-1] in ("NoReturn", "Never")
+            )
+        return self._never_returning
 
     # -------------------------------------------------------------- positions
 

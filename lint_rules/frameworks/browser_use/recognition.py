@@ -135,13 +135,7 @@ class Action:
 
     @cached_property
     def flow(self) -> FunctionFlow:
-        never_returning = frozenset(
-            name
-            for name, fn in self.module.functions.items()
-            if fn.returns is not None
-            and self.module.code_for(fn.returns.annotation).split(".")[-1] in ("NoReturn", "Never")
-        )
-        return analyse_function(self.node, never_returning)
+        return analyse_function(self.node, self.module.never_returning())
 
     @cached_property
     def returned(self) -> list[tuple[ReturnSite, cst.BaseExpression | None, Shape]]:

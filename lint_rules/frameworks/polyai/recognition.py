@@ -106,13 +106,7 @@ class PolyAIFunction:
 
     @cached_property
     def flow(self) -> FunctionFlow:
-        never_returning = frozenset(
-            name
-            for name, fn in self.module.functions.items()
-            if fn.returns is not None
-            and self.module.code_for(fn.returns.annotation).split(".")[-1] in ("NoReturn", "Never")
-        )
-        return analyse_function(self.node, never_returning)
+        return analyse_function(self.node, self.module.never_returning())
 
     @property
     def inference(self) -> ShapeInference:
