@@ -1,67 +1,658 @@
-"""Applying diagnostics' fixes to source text.
+"""The fix engine: diagnostics' fixes applied to source text, to a fixed point, written safely.
 
-Edits are positioned like ruff's (1-based rows, 1-based code-point columns,
-exclusive end). Fixes are applied whole or not at all: a fix whose edits
-overlap an edit already taken waits for a later pass (the caller re-checks the
-result and applies again), so nothing is silently dropped.
+Three layers, each usable on its own:
+
+* **text** — :func:`apply_fixes` applies fixes to a string in one pass. Edits
+  are positioned like ruff's: 1-based rows (``\\n``, ``\\r\\n`` and a lone
+  ``\\r`` end a row, as for CPython and LibCST), 1-based code-point columns,
+  exclusive end. A fix is applied whole or not at all; a fix that overlaps
+  one already taken waits for the next pass; two identical fixes (two rules
+  proposing the same edit) are applied once and both count as fixed. A line
+  break in an edit is written in the file's own style (LF, CRLF or CR), and
+  an edit never glues two tokens together (``return`` + ``str(3)`` gets a
+  space rather than becoming ``returnstr(3)``, a different program that
+  still parses).
+* **source** — :func:`fix_source` iterates: check, apply, *re-parse*, check
+  again, until nothing fixable is left or :data:`MAX_PASSES` passes ran, so
+  overlapping fixes land in later passes instead of being dropped. A fix
+  whose output does not parse is dropped and reported (:class:`RejectedFix`)
+  while the others still apply; fixable diagnostics left when the passes run
+  out are reported too (``FixResult.converged``). ``# noqa``-suppressed
+  diagnostics never reach this module: the engine already dropped them.
+* **file** — :func:`fix_file` reads bytes, decodes them as CPython does
+  (PEP 263 cookie, BOM), fixes the text and encodes it back the same way,
+  checking that the new bytes decode to exactly the fixed text; line endings
+  are untouched because decoding does not translate them. :func:`write_atomic`
+  refuses to overwrite a file whose bytes changed since they were read, and
+  replaces it atomically (a temporary file in the same directory, then
+  ``os.replace``), keeping its mode.
+
+Every layer returns values — nothing here prints, exits or raises for one bad
+file — so the CLI, the LibCST codemod and tests share one engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import ast
+import codecs
+import contextlib
+import io
+import itertools
+import os
+import re
+import stat
+import tempfile
+import tokenize
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
-from lint_rules.model import Applicability, Diagnostic, Edit, Fix, Location
+from lint_rules.model import Applicability, Diagnostic, Fix, Location
+
+MAX_PASSES = 10
+"""Passes of check → apply before :func:`fix_source` gives up (each pass re-checks)."""
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+Checker = Callable[[str], list[Diagnostic]]
+"""Checks one version of a file's text (the engine's ``check_source`` bound to a path)."""
+
+
+# ------------------------------------------------------------------ positions
+
+
+class InvalidFix(ValueError):
+    """A fix whose edits point outside the text or overlap each other."""
 
 
 def line_offsets(source: str) -> list[int]:
-    """Offset of the start of each line (index 0 → row 1). Only ``\\n`` ends a line here,
-    which is also true for ``\\r\\n`` files; LibCST counts rows the same way."""
-    offsets = [0]
-    start = source.find("\n")
-    while start != -1:
-        offsets.append(start + 1)
-        start = source.find("\n", start + 1)
-    return offsets
+    """Offset of the start of each row (index 0 → row 1); ``\\n``, ``\\r\\n`` and a lone
+    ``\\r`` end a row, which is how CPython's tokenizer and LibCST count them."""
+    return [0, *(match.end() for match in LINE_BREAK.finditer(source))]
 
 
 def offset_of(offsets: Sequence[int], location: Location) -> int:
     return offsets[location.row - 1] + location.column - 1
 
 
+def _checked_offset(source: str, offsets: Sequence[int], location: Location) -> int:
+    """``offset_of``, refusing a row or column that is not in ``source``."""
+    row, column = location.row, location.column
+    if not 1 <= row <= len(offsets) or column < 1:
+        raise InvalidFix(f"position {row}:{column} is not in the file")
+    row_end = offsets[row] if row < len(offsets) else len(source)
+    offset = offsets[row - 1] + column - 1
+    if offset > row_end:
+        raise InvalidFix(f"position {row}:{column} is past the end of its line")
+    return offset
+
+
+def newline_of(source: str) -> str:
+    """The file's line-ending style: its first line break, ``\\n`` when it has none."""
+    match = LINE_BREAK.search(source)
+    return match.group() if match else "\n"
+
+
+def split_lines(text: str) -> list[str]:
+    """The rows of ``text``, each with its own line break (the last may have none)."""
+    bounds = [*line_offsets(text), len(text)]
+    return [text[start:end] for start, end in itertools.pairwise(bounds) if start < end]
+
+
+def unified_diff(before: str, after: str, label: str, *, context: int = 3) -> str:
+    """ruff's ``--diff`` for one file: ``--- label`` / ``+++ label`` and the hunks.
+
+    Lines keep their own line breaks (a CRLF file's diff has CRLF lines); a last
+    line without one gets diff's ``\\ No newline at end of file``.
+    """
+    import difflib
+
+    pieces = []
+    for line in difflib.unified_diff(
+        split_lines(before), split_lines(after), fromfile=label, tofile=label, n=context
+    ):
+        if line.endswith(("\n", "\r")):
+            pieces.append(line)
+        else:
+            pieces.append(line + "\n\\ No newline at end of file\n")
+    return "".join(pieces)
+
+
+# ------------------------------------------------------------------ selecting fixes
+
+
+def is_applicable(diagnostic: Diagnostic, *, unsafe: bool = False) -> bool:
+    """Whether ``fix`` applies this diagnostic's fix (``unsafe``: with ``--unsafe-fixes``)."""
+    fix = diagnostic.fix
+    if fix is None:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and fix.applicability is Applicability.UNSAFE
+
+
 def fixes_to_apply(diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> list[Fix]:
-    allowed = {Applicability.SAFE, Applicability.UNSAFE} if unsafe else {Applicability.SAFE}
-    return [d.fix for d in diagnostics if d.fix is not None and d.fix.applicability in allowed]
+    return [d.fix for d in diagnostics if d.fix is not None and is_applicable(d, unsafe=unsafe)]
 
 
-def apply_fixes(source: str, fixes: Iterable[Fix]) -> tuple[str, int, int]:
-    """Apply non-overlapping fixes; return (new source, applied count, deferred count)."""
-    offsets = line_offsets(source)
-    taken: list[tuple[int, int]] = []
-    chosen: list[tuple[int, int, str]] = []
-    applied = deferred = 0
-    for fix in fixes:
-        spans = [_span(offsets, edit) for edit in fix.edits]
-        if any(_overlaps(span, other) for span in spans for other in taken):
-            deferred += 1
-            continue
-        for span, edit in zip(spans, fix.edits, strict=True):
-            taken.append(span)
-            chosen.append((span[0], span[1], edit.content))
-        applied += 1
-    # Apply from the end so earlier offsets stay valid; at one offset, keep edit order.
-    result = source
-    for start, end, content in sorted(chosen, key=lambda c: (c[0], c[1]), reverse=True):
-        result = result[:start] + content + result[end:]
-    return result, applied, deferred
+# ------------------------------------------------------------------ one pass over text
+
+_Span = tuple[int, int, str]
+"""An edit resolved to offsets: (start, end, content)."""
 
 
-def _span(offsets: Sequence[int], edit: Edit) -> tuple[int, int]:
-    return offset_of(offsets, edit.location), offset_of(offsets, edit.end_location)
+@dataclass(frozen=True)
+class _Plan:
+    """One fix resolved against one version of the text."""
+
+    index: int
+    spans: tuple[_Span, ...]
+
+
+def _identifier_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _plan(source: str, offsets: Sequence[int], newline: str, index: int, fix: Fix) -> _Plan:
+    spans: list[_Span] = []
+    for edit in fix.edits:
+        start = _checked_offset(source, offsets, edit.location)
+        end = _checked_offset(source, offsets, edit.end_location)
+        if start > end:
+            raise InvalidFix(
+                f"edit at {edit.location.row}:{edit.location.column} ends before it starts"
+            )
+        content = edit.content
+        if "\r" in content or "\n" in content:
+            content = LINE_BREAK.sub(newline, content)
+        # Never glue the edit to a neighbouring name, keyword or number.
+        if (
+            content
+            and _identifier_char(content[0])
+            and start
+            and _identifier_char(source[start - 1])
+        ):
+            content = " " + content
+        if (
+            content
+            and _identifier_char(content[-1])
+            and end < len(source)
+            and _identifier_char(source[end])
+        ):
+            content = content + " "
+        spans.append((start, end, content))
+    ordered = sorted(spans, key=lambda span: (span[0], span[1]))
+    for before, after in itertools.pairwise(ordered):
+        if _overlaps((before[0], before[1]), (after[0], after[1])):
+            raise InvalidFix("the fix's own edits overlap")
+    return _Plan(index, tuple(spans))
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    # Two insertions at the same point conflict; an insertion at the boundary of a
-    # replacement does not.
+    # Two insertions at the same point conflict (their order would be arbitrary);
+    # an insertion at the boundary of a replacement does not.
     if a == b:
         return True
     return a[0] < b[1] and b[0] < a[1]
+
+
+@dataclass
+class _Selection:
+    taken: list[_Plan] = field(default_factory=list)
+    duplicates: list[int] = field(default_factory=list)
+    """Indexes of fixes identical to one taken: applied once, counted for each."""
+    deferred: list[int] = field(default_factory=list)
+
+
+def _select(plans: Sequence[_Plan]) -> _Selection:
+    selection = _Selection()
+    taken_spans: list[tuple[int, int]] = []
+    seen: set[tuple[_Span, ...]] = set()
+    for plan in plans:
+        key = tuple(sorted(plan.spans))
+        if key in seen:
+            selection.duplicates.append(plan.index)
+            continue
+        spans = [(start, end) for start, end, _ in plan.spans]
+        if any(_overlaps(span, other) for span in spans for other in taken_spans):
+            selection.deferred.append(plan.index)
+            continue
+        taken_spans.extend(spans)
+        seen.add(key)
+        selection.taken.append(plan)
+    return selection
+
+
+def _render(source: str, plans: Iterable[_Plan]) -> str:
+    edits = [
+        (start, end, order, content)
+        for plan in plans
+        for order, (start, end, content) in enumerate(plan.spans)
+    ]
+    # From the end so earlier offsets stay valid; at one offset, the fix's own edit order.
+    pieces: list[str] = []
+    position = len(source)
+    for start, end, _, content in sorted(edits, key=lambda e: (e[0], e[1], e[2]), reverse=True):
+        pieces.append(source[end:position])
+        pieces.append(content)
+        position = start
+    pieces.append(source[:position])
+    return "".join(reversed(pieces))
+
+
+def apply_fixes(source: str, fixes: Iterable[Fix]) -> tuple[str, int, int]:
+    """One pass: apply the fixes that do not overlap; return (new source, applied, deferred).
+
+    ``applied`` counts identical duplicates as applied; a malformed fix (edits out
+    of range or overlapping each other) counts as deferred and is never applied.
+    """
+    offsets = line_offsets(source)
+    newline = newline_of(source)
+    plans: list[_Plan] = []
+    invalid = 0
+    for index, fix in enumerate(fixes):
+        try:
+            plans.append(_plan(source, offsets, newline, index, fix))
+        except InvalidFix:
+            invalid += 1
+    selection = _select(plans)
+    applied = len(selection.taken) + len(selection.duplicates)
+    return _render(source, selection.taken), applied, len(selection.deferred) + invalid
+
+
+# ------------------------------------------------------------------ to a fixed point
+
+
+@dataclass(frozen=True)
+class RejectedFix:
+    """A fix that was not applied because its result would not be valid Python."""
+
+    diagnostic: Diagnostic
+    reason: str
+
+
+@dataclass
+class FixResult:
+    original: str
+    source: str
+    """The text after every pass."""
+    fixed: list[Diagnostic] = field(default_factory=list)
+    """The diagnostics whose fix was applied, pass by pass (positions of their pass)."""
+    remaining: list[Diagnostic] = field(default_factory=list)
+    """The diagnostics of the final text."""
+    rejected: list[RejectedFix] = field(default_factory=list)
+    passes: int = 0
+    converged: bool = True
+    """False when fixable diagnostics were still left after :data:`MAX_PASSES` passes."""
+    unsafe: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.source != self.original
+
+    @property
+    def left_over(self) -> list[Diagnostic]:
+        """Remaining diagnostics that a further pass would still fix (when not converged)."""
+        return [d for d in self.remaining if is_applicable(d, unsafe=self.unsafe)]
+
+
+def syntax_error(source: str, *, with_compile: bool = True) -> str | None:
+    """Why ``source`` is not valid Python (LibCST's parser, then CPython's), or ``None``."""
+    import libcst as cst
+
+    try:
+        cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        return f"{error.message} (line {error.raw_line}, column {error.raw_column + 1})"
+    except RecursionError:
+        return "too deeply nested to parse"
+    if with_compile:
+        try:
+            compile(source, "<fixed>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except SyntaxError as error:
+            return f"{error.msg} (line {error.lineno}, column {error.offset})"
+        except (ValueError, RecursionError, MemoryError) as error:
+            return f"{type(error).__name__}: {error}"
+    return None
+
+
+def _rejection_key(source: str, offsets: Sequence[int], diagnostic: Diagnostic) -> tuple[str, ...]:
+    """What identifies one finding across passes, whose positions shift as others apply."""
+    assert diagnostic.fix is not None
+    try:
+        start = offset_of(offsets, diagnostic.location)
+        end = offset_of(offsets, diagnostic.end_location)
+        text = source[start:end]
+    except IndexError:
+        text = ""
+    contents = tuple(edit.content for edit in diagnostic.fix.edits)
+    return (diagnostic.code, diagnostic.message, diagnostic.fix.message, text, *contents)
+
+
+def fix_source(
+    source: str,
+    check: Checker,
+    *,
+    unsafe: bool = False,
+    diagnostics: list[Diagnostic] | None = None,
+    max_passes: int = MAX_PASSES,
+) -> FixResult:
+    """Apply every applicable fix of ``check(source)``'s diagnostics, pass after pass.
+
+    ``diagnostics`` are ``check(source)`` when the caller already has them. Each
+    pass applies the non-overlapping fixes, re-parses the result (a fix that makes
+    it invalid is dropped and reported, the rest still apply), then re-checks the
+    new text; it stops when nothing applicable is left, when a pass changes
+    nothing, or after ``max_passes`` passes (``converged`` is then False).
+    """
+    result = FixResult(original=source, source=source, unsafe=unsafe)
+    # New syntax LibCST parses but this CPython does not: judge fixes by LibCST alone.
+    with_compile = syntax_error(source) is None
+    rejected_keys: set[tuple[str, ...]] = set()
+    current = source
+    found = check(current) if diagnostics is None else diagnostics
+    while True:
+        offsets = line_offsets(current)
+        candidates = [
+            d
+            for d in found
+            if is_applicable(d, unsafe=unsafe)
+            and _rejection_key(current, offsets, d) not in rejected_keys
+        ]
+        if not candidates:
+            break
+        if result.passes == max_passes:
+            result.converged = False
+            break
+        result.passes += 1
+        text, applied, rejected = _one_pass(current, offsets, candidates, with_compile)
+        for rejection in rejected:
+            rejected_keys.add(_rejection_key(current, offsets, rejection.diagnostic))
+            result.rejected.append(rejection)
+        if text == current:
+            # Nothing applied (all rejected), or fixes that change nothing: re-checking
+            # would find the same diagnostics again, and they remain.
+            break
+        result.fixed.extend(applied)
+        current = text
+        found = check(current)
+    result.source = current
+    result.remaining = found
+    return result
+
+
+def _one_pass(
+    source: str, offsets: Sequence[int], candidates: Sequence[Diagnostic], with_compile: bool
+) -> tuple[str, list[Diagnostic], list[RejectedFix]]:
+    newline = newline_of(source)
+    rejected: list[RejectedFix] = []
+    plans: list[_Plan] = []
+    for index, diagnostic in enumerate(candidates):
+        assert diagnostic.fix is not None
+        try:
+            plans.append(_plan(source, offsets, newline, index, diagnostic.fix))
+        except InvalidFix as error:
+            rejected.append(RejectedFix(diagnostic, f"invalid fix: {error}"))
+    selection = _select(plans)
+    text = _render(source, selection.taken)
+    if syntax_error(text, with_compile=with_compile) is None:
+        return text, _applied(candidates, selection), rejected
+
+    # Some fix breaks the file: try each alone, then combine the good ones one by
+    # one (a fix that only breaks in combination waits for the next pass).
+    good: list[_Plan] = []
+    for plan in selection.taken:
+        problem = syntax_error(_render(source, [plan]), with_compile=with_compile)
+        if problem is None:
+            good.append(plan)
+        else:
+            reason = f"the fixed code would not parse: {problem}"
+            rejected.append(RejectedFix(candidates[plan.index], reason))
+    kept: list[_Plan] = []
+    text = source
+    for plan in good:
+        attempt = _render(source, [*kept, plan])
+        if syntax_error(attempt, with_compile=with_compile) is None:
+            kept.append(plan)
+            text = attempt
+    kept_keys = {tuple(sorted(plan.spans)) for plan in kept}
+    key_of = {plan.index: tuple(sorted(plan.spans)) for plan in plans}
+    duplicates = [index for index in selection.duplicates if key_of[index] in kept_keys]
+    applied = [candidates[plan.index] for plan in kept] + [candidates[i] for i in duplicates]
+    return text, applied, rejected
+
+
+def _applied(candidates: Sequence[Diagnostic], selection: _Selection) -> list[Diagnostic]:
+    indexes = sorted([plan.index for plan in selection.taken] + selection.duplicates)
+    return [candidates[index] for index in indexes]
+
+
+# ------------------------------------------------------------------ bytes and files
+
+
+@dataclass(frozen=True)
+class SourceCodec:
+    """How a file's bytes become text and back: PEP 263 encoding and byte-order mark."""
+
+    encoding: str
+    bom: bool
+
+    @classmethod
+    def of(cls, data: bytes) -> SourceCodec:
+        """Detect as CPython does; raises ``SyntaxError`` (bad cookie) or ``LookupError``."""
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        bom = data.startswith(codecs.BOM_UTF8)
+        if encoding == "utf-8-sig":
+            encoding = "utf-8"
+        return cls(codecs.lookup(encoding).name, bom)
+
+    def decode(self, data: bytes) -> str:
+        if self.bom:
+            data = data[len(codecs.BOM_UTF8) :]
+        return data.decode(self.encoding)
+
+    def encode(self, text: str) -> bytes:
+        data = text.encode(self.encoding)
+        return codecs.BOM_UTF8 + data if self.bom else data
+
+
+@dataclass
+class FileFix:
+    """What fixing one file did (a value even when it failed: see ``problems``)."""
+
+    path: str
+    original: bytes
+    result: FixResult | None = None
+    """``None`` when the file could not be read or decoded."""
+    fixed_bytes: bytes | None = None
+    """The new content, when fixing changed the text and it encodes back."""
+    written: bool = False
+    problems: list[str] = field(default_factory=list)
+    """Messages for the user: rejected fixes, non-convergence, a refused write."""
+    write_error: bool = False
+    """True when writing failed for a reason other than the file changing meanwhile."""
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed_bytes is not None
+
+
+def fix_file(
+    path: str,
+    data: bytes,
+    check: Checker,
+    *,
+    unsafe: bool = False,
+    known_source: str | None = None,
+    known_diagnostics: list[Diagnostic] | None = None,
+    max_passes: int = MAX_PASSES,
+) -> FileFix:
+    """Fix the text of ``data`` (the bytes of ``path``); nothing is written here.
+
+    ``known_diagnostics`` are reused for the first pass when the bytes still decode
+    to ``known_source`` (what the runner checked); otherwise the text is checked
+    afresh, since positions from another version of the file would be wrong.
+    """
+    outcome = FileFix(path=path, original=data)
+    try:
+        codec = SourceCodec.of(data)
+        text = codec.decode(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+        outcome.problems.append(f"{path}: not fixed: cannot decode the file ({error})")
+        return outcome
+    reuse = known_diagnostics if known_source is not None and known_source == text else None
+    result = fix_source(text, check, unsafe=unsafe, diagnostics=reuse, max_passes=max_passes)
+    outcome.result = result
+    for rejection in result.rejected:
+        where = f"{path}:{rejection.diagnostic.location.row}:{rejection.diagnostic.location.column}"
+        outcome.problems.append(
+            f"{where}: fix for {rejection.diagnostic.code} not applied: {rejection.reason}. "
+            "This is a bug in toolret; please report it."
+        )
+    if not result.converged:
+        codes = ", ".join(sorted({d.code for d in result.left_over}))
+        outcome.problems.append(
+            f"{path}: fixes did not settle after {result.passes} passes; "
+            f"{len(result.left_over)} fixable diagnostics left ({codes})"
+        )
+    if result.changed:
+        encoded, problem = _encode(codec, result.source)
+        if encoded is None:
+            outcome.problems.append(f"{path}: not fixed: cannot encode it as before ({problem})")
+            _unfix(outcome, check)
+            return outcome
+        outcome.fixed_bytes = encoded
+    return outcome
+
+
+def _encode(codec: SourceCodec, text: str) -> tuple[bytes | None, str]:
+    """``text`` as bytes the way the file was, provided they decode back to ``text``."""
+    try:
+        encoded = codec.encode(text)
+        round_trip = SourceCodec.of(encoded).decode(encoded)
+    except (SyntaxError, UnicodeError, LookupError) as error:
+        return None, str(error)
+    if round_trip != text:
+        return None, "the encoded text does not decode to the same text"
+    return encoded, ""
+
+
+class FileChangedError(Exception):
+    """The file's bytes are no longer those that were read and fixed."""
+
+
+def write_atomic(path: str, data: bytes, *, expected: bytes) -> None:
+    """Replace ``path``'s content with ``data`` if it still holds ``expected``.
+
+    Writes a temporary file in the same directory, gives it the original's mode
+    (and owner, where permitted), then ``os.replace``s it over the original — a
+    reader sees the old or the new file, never half of one. A symlink is
+    followed: its target is replaced and the link stays. Raises
+    :class:`FileChangedError` (nothing written) when the file changed since it
+    was read, ``OSError`` when it cannot be written.
+    """
+    target = os.path.realpath(path)
+    if _read(target) != expected:
+        raise FileChangedError(path)
+    info = os.stat(target)
+    directory, name = os.path.split(target)
+    fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".toolret-tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown"):
+            with contextlib.suppress(OSError):
+                os.chown(temporary, info.st_uid, info.st_gid)
+        # Last look, to keep the window for a concurrent editor as small as possible.
+        if _read(target) != expected:
+            raise FileChangedError(path)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A file the runner checked: its path, diagnostics and the text they refer to."""
+
+    path: str
+    diagnostics: list[Diagnostic]
+    source: str | None
+
+
+def fix_files(
+    candidates: Iterable[Candidate],
+    check: Callable[[str, str], list[Diagnostic]],
+    *,
+    unsafe: bool = False,
+    write: bool = True,
+) -> list[FileFix]:
+    """Fix each candidate with an applicable fix; ``write=False`` (``--diff``) only computes.
+
+    ``check(path, text)`` checks one version of a file. A file that changed on
+    disk between reading and writing is left alone with a message; its
+    diagnostics then stay those of the text that was read.
+    """
+    outcomes: list[FileFix] = []
+    for candidate in candidates:
+        if not any(is_applicable(d, unsafe=unsafe) for d in candidate.diagnostics):
+            continue
+        path = candidate.path
+        try:
+            data = _read(path)
+        except OSError as error:
+            outcome = FileFix(path=path, original=b"", write_error=True)
+            outcome.problems.append(f"{path}: not fixed: cannot read it ({error.strerror})")
+            outcomes.append(outcome)
+            continue
+
+        def check_path(text: str, path: str = path) -> list[Diagnostic]:
+            return check(path, text)
+
+        outcome = fix_file(
+            path,
+            data,
+            check_path,
+            unsafe=unsafe,
+            known_source=candidate.source,
+            known_diagnostics=candidate.diagnostics,
+        )
+        if write and outcome.fixed_bytes is not None:
+            try:
+                write_atomic(path, outcome.fixed_bytes, expected=data)
+                outcome.written = True
+            except FileChangedError:
+                outcome.problems.append(
+                    f"{path}: not fixed: the file changed while toolret was fixing it; "
+                    "it was left as it is (run the fix again)"
+                )
+                _unfix(outcome, check_path)
+            except OSError as error:
+                outcome.problems.append(f"{path}: not fixed: cannot write it ({error})")
+                outcome.write_error = True
+                _unfix(outcome, check_path)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _unfix(outcome: FileFix, check: Checker) -> None:
+    """The file was not written: nothing counts as fixed and its diagnostics are the old ones."""
+    result = outcome.result
+    assert result is not None
+    outcome.fixed_bytes = None
+    outcome.result = FixResult(
+        original=result.original,
+        source=result.original,
+        remaining=check(result.original),
+        rejected=result.rejected,
+        unsafe=result.unsafe,
+    )
