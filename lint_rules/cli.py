@@ -1,24 +1,36 @@
-"""The ``toolret`` command: ``check``, ``rule``, ``rules``.
+"""The ``toolret`` command: ``check``, ``fix``, ``rule``, ``rules``.
 
 Thin by design: flags become :class:`~lint_rules.config.Settings` overrides,
-the runner checks, a format renders. Exit codes are ruff's: 0 clean, 1
-diagnostics remain (TRV001/TRV002 included), 2 the run itself failed (usage,
-configuration, a missing path).
+the runner checks, :mod:`lint_rules.fixes` fixes (``check --fix``, ``fix``,
+``--diff``), a format renders. Exit codes are ruff's: 0 clean (or everything
+fixed), 1 diagnostics remain (TRV001/TRV002 included; with
+``--exit-non-zero-on-fix`` also when something was fixed; with ``--diff``
+when something would be fixed), 2 the run itself failed (usage,
+configuration, a missing path, a fixed file that could not be written).
+Nothing ever prompts: the commands run unattended under pre-commit and CI.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from lint_rules import __version__
 from lint_rules.config import ConfigError, Settings, SettingsResolver
 from lint_rules.discovery import DiscoveryError
+from lint_rules.model import Diagnostic
+
+if TYPE_CHECKING:
+    from lint_rules.analysis.project import Project
+    from lint_rules.fixes import FileFix
+    from lint_rules.formats import FixableApplicability
+    from lint_rules.runner import FileResult, RunResult
 
 EXIT_CLEAN = 0
 EXIT_DIAGNOSTICS = 1
@@ -45,51 +57,80 @@ def main() -> None:
     """toolret: a linter for the return values of LLM tool functions."""
 
 
+_SHARED_OPTIONS = (
+    click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
+    click.option(
+        "--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's)."
+    ),
+    click.option(
+        "--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition."
+    ),
+    click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable."),
+    click.option(
+        "--output-format",
+        type=click.Choice(CHECK_FORMATS),
+        default=None,
+        envvar="TOOLRET_OUTPUT_FORMAT",
+        help="Output format (ruff's names and shapes). Default: full.",
+    ),
+    click.option(
+        "--config",
+        "config_file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="Use this config file for every path.",
+    ),
+    click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported."),
+    click.option("--statistics", is_flag=True, help="Show counts per rule instead of diagnostics."),
+    click.option("--no-cache", is_flag=True, help="Do not read or write the cache."),
+    click.option(
+        "--cache-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        envvar="TOOLRET_CACHE_DIR",
+        help="Where the cache lives (default: .toolret_cache in the working directory).",
+    ),
+    click.option(
+        "--unsafe-fixes/--no-unsafe-fixes",
+        default=False,
+        help="Apply (and count as fixable) unsafe fixes too.",
+    ),
+    click.option(
+        "--diff",
+        is_flag=True,
+        help="Print the fixes as a unified diff instead of writing them; exit 1 if any.",
+    ),
+    click.option(
+        "--exit-non-zero-on-fix",
+        is_flag=True,
+        help="Exit 1 when a fix was applied, even if nothing remains.",
+    ),
+    click.option(
+        "--stdin-filename",
+        type=click.Path(path_type=Path),
+        help="The name of the file read from stdin (`-`).",
+    ),
+    click.option(
+        "--force-exclude", is_flag=True, help="Apply excludes to paths given explicitly too."
+    ),
+    click.option(
+        "--respect-gitignore/--no-respect-gitignore", default=None, help="Honour .gitignore files."
+    ),
+    click.option(
+        "--exclude", multiple=True, help="Glob patterns to exclude (replaces the config's)."
+    ),
+    click.option("--extend-exclude", multiple=True, help="Glob patterns to exclude in addition."),
+)
+
+
+def _shared_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options ``check`` and ``fix`` share (ruff's names)."""
+    for option in reversed(_SHARED_OPTIONS):
+        command = option(command)
+    return command
+
+
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's)."
-)
-@click.option(
-    "--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition."
-)
-@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
-@click.option(
-    "--output-format",
-    type=click.Choice(CHECK_FORMATS),
-    default=None,
-    envvar="TOOLRET_OUTPUT_FORMAT",
-    help="Output format (ruff's names and shapes). Default: full.",
-)
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Use this config file for every path.",
-)
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
-@click.option("--statistics", is_flag=True, help="Show counts per rule instead of diagnostics.")
-@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    envvar="TOOLRET_CACHE_DIR",
-    help="Where the cache lives (default: .toolret_cache in the working directory).",
-)
-@click.option(
-    "--unsafe-fixes/--no-unsafe-fixes", default=False, help="Count unsafe fixes as fixable."
-)
-@click.option(
-    "--stdin-filename",
-    type=click.Path(path_type=Path),
-    help="The name of the file read from stdin (`-`).",
-)
-@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given explicitly too.")
-@click.option(
-    "--respect-gitignore/--no-respect-gitignore", default=None, help="Honour .gitignore files."
-)
-@click.option("--exclude", multiple=True, help="Glob patterns to exclude (replaces the config's).")
-@click.option("--extend-exclude", multiple=True, help="Glob patterns to exclude in addition.")
+@_shared_options
+@click.option("--fix/--no-fix", default=False, help="Apply the fixes, then report what remains.")
 @click.option("--show-files", is_flag=True, help="List the files that would be checked, then exit.")
 @click.option(
     "--show-tool-functions", is_flag=True, help="List each recognised tool function and why."
@@ -106,90 +147,328 @@ def check(
     no_cache: bool,
     cache_dir: Path | None,
     unsafe_fixes: bool,
+    diff: bool,
+    exit_non_zero_on_fix: bool,
     stdin_filename: Path | None,
     force_exclude: bool,
     respect_gitignore: bool | None,
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
+    fix: bool,
     show_files: bool,
     show_tool_functions: bool,
 ) -> None:
-    """Check PATHS (default: the current directory) for wrong tool return values."""
-    from lint_rules import formats, runner
-    from lint_rules.analysis.project import Project
-    from lint_rules.catalog import DEFAULT_ENABLED
-    from lint_rules.formats import FixableApplicability
+    """Check PATHS (default: the current directory) for wrong tool return values.
 
-    fmt = output_format or "full"
-    select_codes = _split_codes(select) or None
-    extend_codes = _split_codes(extend_select)
-    ignore_codes = _split_codes(ignore)
+    With --fix, apply the safe fixes first (--unsafe-fixes: the unsafe ones too);
+    with --diff, print them as a diff and write nothing. Never prompts.
+    """
+    options = _RunOptions(
+        paths=paths,
+        select=_split_codes(select) or None,
+        extend_select=_split_codes(extend_select),
+        ignore=_split_codes(ignore),
+        output_format=output_format or "full",
+        config_file=config_file,
+        exit_zero=exit_zero,
+        statistics=statistics,
+        no_cache=no_cache,
+        cache_dir=cache_dir,
+        unsafe_fixes=unsafe_fixes,
+        fix=fix or diff,
+        diff=diff,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
+        stdin_filename=stdin_filename,
+        force_exclude=force_exclude,
+        respect_gitignore=respect_gitignore,
+        exclude=exclude,
+        extend_exclude=extend_exclude,
+    )
+    resolver = _resolver(options)
+    project = _project()
+    if show_files or show_tool_functions:
+        targets = list(paths) or [Path(".")]
+        try:
+            if show_files:
+                from lint_rules import runner
+
+                for path in runner.iter_files(targets, resolver, force_exclude=force_exclude):
+                    click.echo(str(Path(path).absolute()))
+            else:
+                _show_tool_functions(targets, resolver, project, force_exclude)
+        except (ConfigError, DiscoveryError) as error:
+            _fail(str(error))
+        sys.exit(EXIT_CLEAN)
+    sys.exit(_run(options, resolver, project))
+
+
+@main.command()
+@_shared_options
+@click.pass_context
+def fix(ctx: click.Context, /, **_: object) -> None:
+    """Apply the safe fixes in PATHS (default: the current directory), then report what remains.
+
+    Same as `toolret check --fix`: --unsafe-fixes applies the unsafe fixes too,
+    --diff prints a unified diff and writes nothing. Never prompts. Exit 0 when
+    nothing remains, 1 when diagnostics remain (or, with --exit-non-zero-on-fix,
+    when something was fixed), 2 on error.
+    """
+    ctx.forward(check, fix=True)
+
+
+@dataclass(frozen=True)
+class _RunOptions:
+    paths: tuple[Path, ...]
+    select: list[str] | None
+    extend_select: list[str]
+    ignore: list[str]
+    output_format: str
+    config_file: Path | None
+    exit_zero: bool
+    statistics: bool
+    no_cache: bool
+    cache_dir: Path | None
+    unsafe_fixes: bool
+    fix: bool
+    diff: bool
+    exit_non_zero_on_fix: bool
+    stdin_filename: Path | None
+    force_exclude: bool
+    respect_gitignore: bool | None
+    exclude: tuple[str, ...]
+    extend_exclude: tuple[str, ...]
+
+    @property
+    def applicability(self) -> FixableApplicability:
+        return "unsafe" if self.unsafe_fixes else "safe"
+
+
+def _resolver(options: _RunOptions) -> SettingsResolver:
+    from lint_rules.catalog import DEFAULT_ENABLED
 
     def overrides(settings: Settings) -> Settings:
         return settings.with_overrides(
-            select=select_codes,
-            extend_select=extend_codes,
-            ignore=ignore_codes,
-            exclude=list(exclude) if exclude else None,
-            extend_exclude=list(extend_exclude),
-            respect_gitignore=respect_gitignore,
-            force_exclude=True if force_exclude else None,
+            select=options.select,
+            extend_select=options.extend_select,
+            ignore=options.ignore,
+            exclude=list(options.exclude) if options.exclude else None,
+            extend_exclude=list(options.extend_exclude),
+            respect_gitignore=options.respect_gitignore,
+            force_exclude=True if options.force_exclude else None,
         )
 
     try:
-        resolver = SettingsResolver(config_file=config_file, overrides=overrides)
+        resolver = SettingsResolver(config_file=options.config_file, overrides=overrides)
         unknown = resolver(Path.cwd()).unknown_selectors(DEFAULT_ENABLED)
     except ConfigError as error:
         _fail(str(error))
     for selector in unknown:
         click.echo(f"warning: `{selector}` selects no rule", err=True)
+    return resolver
 
-    project = Project(revalidate=False)
-    reading_stdin = paths == (Path("-"),)
+
+def _project() -> Project:
+    from lint_rules.analysis.project import Project
+
+    return Project(revalidate=False)
+
+
+def _run(options: _RunOptions, resolver: SettingsResolver, project: Project) -> int:
+    """Check (and with ``fix``, fix) the paths; print the result; return the exit code."""
+    from lint_rules import runner
+
+    reading_stdin = options.paths == (Path("-"),)
     try:
         if reading_stdin:
             data = sys.stdin.buffer.read()
-            file_result = runner.check_stdin(
-                data, str(stdin_filename) if stdin_filename else None, resolver, project
-            )
+            stdin_name = str(options.stdin_filename) if options.stdin_filename else None
+            file_result = runner.check_stdin(data, stdin_name, resolver, project)
+            if options.fix:
+                return _fix_stdin(options, resolver, project, data, file_result)
             result = runner.RunResult(
                 files=[file_result] if file_result.diagnostics else [], checked=1
             )
         else:
-            targets = list(paths) or [Path(".")]
-            if show_files:
-                for path in runner.iter_files(targets, resolver, force_exclude=force_exclude):
-                    click.echo(str(Path(path).absolute()))
-                sys.exit(EXIT_CLEAN)
-            if show_tool_functions:
-                _show_tool_functions(targets, resolver, project, force_exclude)
-                sys.exit(EXIT_CLEAN)
             cache = None
-            if not no_cache:
+            if not options.no_cache:
                 from lint_rules.cache import CACHE_DIR_NAME, ResultCache
 
-                cache = ResultCache(cache_dir or Path.cwd() / CACHE_DIR_NAME)
+                cache = ResultCache(options.cache_dir or Path.cwd() / CACHE_DIR_NAME)
             result = runner.run(
-                targets, resolver, force_exclude=force_exclude, project=project, cache=cache
+                list(options.paths) or [Path(".")],
+                resolver,
+                force_exclude=options.force_exclude,
+                project=project,
+                cache=cache,
             )
     except (ConfigError, DiscoveryError) as error:
         _fail(str(error))
 
-    diagnostics = result.diagnostics
-    applicability: FixableApplicability = "unsafe" if unsafe_fixes else "safe"
-    cwd = Path.cwd()
-    if statistics:
+    if not options.fix:
+        _report(options, result.diagnostics, result.sources)
+        return EXIT_CLEAN if options.exit_zero or not result.diagnostics else EXIT_DIAGNOSTICS
+    return _fix_files(options, resolver, project, result)
+
+
+def _report(
+    options: _RunOptions,
+    diagnostics: list[Diagnostic],
+    sources: Mapping[str, str],
+    *,
+    fixed: int = 0,
+    err: bool = False,
+) -> None:
+    """Print the diagnostics (or statistics) and the summary, as ruff does."""
+    from lint_rules import formats
+
+    fmt = options.output_format
+    applicability = options.applicability
+    if options.statistics:
         text = formats.render_statistics(diagnostics, fmt=fmt, fixable_applicability=applicability)
-        click.echo(text, nl=False)
-    else:
-        body = formats.render(
-            fmt, diagnostics, sources=result.sources, cwd=cwd, fixable_applicability=applicability
+        click.echo(text, nl=False, err=err)
+        return
+    body = formats.render(
+        fmt,
+        diagnostics,
+        sources=sources,
+        cwd=Path.cwd(),
+        fixable_applicability=applicability,
+        show_fix_hint=not options.fix,
+    )
+    click.echo(body, nl=False, err=err)
+    summary = formats.summary(fmt, diagnostics, fixable_applicability=applicability, fixed=fixed)
+    if summary:
+        click.echo(summary, nl=False, err=err)
+
+
+def _checker(
+    resolver: SettingsResolver, project: Project
+) -> Callable[[str, str], list[Diagnostic]]:
+    """``check(path, text)`` for the fix loop: the engine with the path's own settings."""
+    from lint_rules.engine import check_source
+
+    def check_text(path: str, text: str) -> list[Diagnostic]:
+        settings = resolver(Path(path) if path not in ("", "-") else Path.cwd())
+        return check_source(text, path, settings, project)
+
+    return check_text
+
+
+def _fix_files(
+    options: _RunOptions, resolver: SettingsResolver, project: Project, result: RunResult
+) -> int:
+    from lint_rules import fixes
+
+    candidates = [fixes.Candidate(f.path, f.diagnostics, f.source) for f in result.files]
+    outcomes = fixes.fix_files(
+        candidates,
+        _checker(resolver, project),
+        unsafe=options.unsafe_fixes,
+        write=not options.diff,
+    )
+    remaining_by_path = {f.path: f.diagnostics for f in result.files}
+    sources = dict(result.sources)
+    fixed = 0
+    write_failed = False
+    for outcome in outcomes:
+        for problem in outcome.problems:
+            level = "error" if outcome.write_error or "not fixed" in problem else "warning"
+            click.echo(f"{level}: {problem}", err=True)
+        write_failed = write_failed or outcome.write_error
+        if outcome.result is None:
+            continue
+        remaining_by_path[outcome.path] = outcome.result.remaining
+        sources[outcome.path] = outcome.result.source
+        if outcome.changed:
+            fixed += len(outcome.result.fixed)
+    remaining = sorted(
+        (d for diagnostics in remaining_by_path.values() for d in diagnostics),
+        key=Diagnostic.sort_key,
+    )
+
+    if options.diff:
+        changed = [o for o in outcomes if o.changed]
+        _print_diffs(changed)
+        from lint_rules import formats
+
+        summary = formats.fix_only_summary(
+            remaining, fixed=fixed, fixable_applicability=options.applicability, dry_run=True
         )
-        click.echo(body, nl=False)
-        summary = formats.summary(fmt, diagnostics, fixable_applicability=applicability)
-        if summary:
-            click.echo(summary, nl=False)
-    sys.exit(EXIT_CLEAN if exit_zero or not diagnostics else EXIT_DIAGNOSTICS)
+        click.echo(summary, nl=False)
+        if write_failed:
+            return EXIT_ERROR
+        return EXIT_DIAGNOSTICS if changed and not options.exit_zero else EXIT_CLEAN
+
+    _report(options, remaining, sources, fixed=fixed)
+    return _fix_exit_code(options, fixed=fixed, remaining=remaining, failed=write_failed)
+
+
+def _fix_exit_code(
+    options: _RunOptions, *, fixed: int, remaining: Sequence[Diagnostic], failed: bool
+) -> int:
+    if failed:
+        return EXIT_ERROR
+    if options.exit_zero:
+        return EXIT_CLEAN
+    if options.exit_non_zero_on_fix and fixed:
+        return EXIT_DIAGNOSTICS
+    return EXIT_DIAGNOSTICS if remaining else EXIT_CLEAN
+
+
+def _fix_stdin(
+    options: _RunOptions,
+    resolver: SettingsResolver,
+    project: Project,
+    data: bytes,
+    file_result: FileResult,
+) -> int:
+    """``check --fix -``: the fixed code to stdout, the diagnostics and summary to stderr
+    (ruff's split); with ``--diff``, the diff to stdout."""
+    from lint_rules import fixes, formats
+
+    check_text = _checker(resolver, project)
+    outcome = fixes.fix_file(
+        file_result.path,
+        data,
+        lambda text: check_text(file_result.path, text),
+        unsafe=options.unsafe_fixes,
+        known_source=file_result.source,
+        known_diagnostics=file_result.diagnostics,
+    )
+    for problem in outcome.problems:
+        click.echo(f"warning: {problem}", err=True)
+    result = outcome.result
+    remaining = result.remaining if result is not None else file_result.diagnostics
+    fixed = len(result.fixed) if result is not None and outcome.changed else 0
+    if options.diff:
+        _print_diffs([outcome] if outcome.changed else [], stdin_name=options.stdin_filename)
+        summary = formats.fix_only_summary(
+            remaining, fixed=fixed, fixable_applicability=options.applicability, dry_run=True
+        )
+        click.echo(summary, nl=False)
+        return EXIT_DIAGNOSTICS if outcome.changed and not options.exit_zero else EXIT_CLEAN
+    sys.stdout.buffer.write(outcome.fixed_bytes if outcome.fixed_bytes is not None else data)
+    sys.stdout.buffer.flush()
+    sources = {file_result.path: result.source} if result is not None else {}
+    _report(options, remaining, sources, fixed=fixed, err=True)
+    return _fix_exit_code(options, fixed=fixed, remaining=remaining, failed=False)
+
+
+def _print_diffs(outcomes: Sequence[FileFix], *, stdin_name: Path | None = None) -> None:
+    """ruff's ``--diff``: one unified diff per file (``--- path`` / ``+++ path``), each
+    followed by a blank line."""
+    from lint_rules.fixes import unified_diff
+
+    cwd = Path.cwd()
+    for outcome in sorted(outcomes, key=lambda o: o.path):
+        result = outcome.result
+        assert result is not None
+        if outcome.path == "-":
+            label = str(stdin_name) if stdin_name else "-"
+        else:
+            label = _relative(Path(outcome.path), cwd)
+        click.echo(unified_diff(result.original, result.source, label), nl=False)
+        click.echo("")
 
 
 def _show_tool_functions(
