@@ -371,9 +371,9 @@ def _fix_files(
     fixed = 0
     write_failed = False
     for outcome in outcomes:
+        shown = _relative(Path(outcome.path), Path.cwd())
         for problem in outcome.problems:
-            level = "error" if outcome.write_error or "not fixed" in problem else "warning"
-            click.echo(f"{level}: {problem}", err=True)
+            click.echo(f"error: {problem.describe(shown)}", err=True)
         write_failed = write_failed or outcome.write_error
         if outcome.result is None:
             continue
@@ -435,8 +435,9 @@ def _fix_stdin(
         known_source=file_result.source,
         known_diagnostics=file_result.diagnostics,
     )
+    shown = str(options.stdin_filename) if options.stdin_filename else "-"
     for problem in outcome.problems:
-        click.echo(f"warning: {problem}", err=True)
+        click.echo(f"error: {problem.describe(shown)}", err=True)
     result = outcome.result
     remaining = result.remaining if result is not None else file_result.diagnostics
     fixed = len(result.fixed) if result is not None and outcome.changed else 0

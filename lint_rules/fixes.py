@@ -296,15 +296,14 @@ class FixResult:
 
 
 def syntax_error(source: str, *, with_compile: bool = True) -> str | None:
-    """Why ``source`` is not valid Python (LibCST's parser, then CPython's), or ``None``."""
+    """Why ``source`` is not valid Python (CPython's parser, then LibCST's), or ``None``.
+
+    Both must accept it: the engine parses with LibCST, the framework runs it on
+    CPython. ``with_compile=False`` skips CPython for a file that uses syntax
+    newer than the running interpreter (it did not compile before the fix either).
+    """
     import libcst as cst
 
-    try:
-        cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        return f"{error.message} (line {error.raw_line}, column {error.raw_column + 1})"
-    except RecursionError:
-        return "too deeply nested to parse"
     if with_compile:
         try:
             compile(source, "<fixed>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
@@ -312,6 +311,12 @@ def syntax_error(source: str, *, with_compile: bool = True) -> str | None:
             return f"{error.msg} (line {error.lineno}, column {error.offset})"
         except (ValueError, RecursionError, MemoryError) as error:
             return f"{type(error).__name__}: {error}"
+    try:
+        cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        return f"{error.message} (line {error.raw_line}, column {error.raw_column + 1})"
+    except RecursionError:
+        return "too deeply nested to parse"
     return None
 
 
@@ -455,6 +460,20 @@ class SourceCodec:
         return codecs.BOM_UTF8 + data if self.bom else data
 
 
+@dataclass(frozen=True)
+class Problem:
+    """Something the user must hear about one file: a rejected fix, a refused write…"""
+
+    message: str
+    location: Location | None = None
+
+    def describe(self, shown_path: str) -> str:
+        """``path:row:col: message`` (or ``path: message``), the diagnostics' shape."""
+        if self.location is None:
+            return f"{shown_path}: {self.message}"
+        return f"{shown_path}:{self.location.row}:{self.location.column}: {self.message}"
+
+
 @dataclass
 class FileFix:
     """What fixing one file did (a value even when it failed: see ``problems``)."""
@@ -466,7 +485,7 @@ class FileFix:
     fixed_bytes: bytes | None = None
     """The new content, when fixing changed the text and it encodes back."""
     written: bool = False
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     """Messages for the user: rejected fixes, non-convergence, a refused write."""
     write_error: bool = False
     """True when writing failed for a reason other than the file changing meanwhile."""
@@ -497,31 +516,41 @@ def fix_file(
         codec = SourceCodec.of(data)
         text = codec.decode(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
-        outcome.problems.append(f"{path}: not fixed: cannot decode the file ({error})")
+        outcome.problems.append(Problem(f"not fixed: cannot decode the file ({error})"))
         return outcome
     reuse = known_diagnostics if known_source is not None and known_source == text else None
     result = fix_source(text, check, unsafe=unsafe, diagnostics=reuse, max_passes=max_passes)
     outcome.result = result
-    for rejection in result.rejected:
-        where = f"{path}:{rejection.diagnostic.location.row}:{rejection.diagnostic.location.column}"
-        outcome.problems.append(
-            f"{where}: fix for {rejection.diagnostic.code} not applied: {rejection.reason}. "
-            "This is a bug in toolret; please report it."
-        )
-    if not result.converged:
-        codes = ", ".join(sorted({d.code for d in result.left_over}))
-        outcome.problems.append(
-            f"{path}: fixes did not settle after {result.passes} passes; "
-            f"{len(result.left_over)} fixable diagnostics left ({codes})"
-        )
+    outcome.problems.extend(describe_fix_problems(result))
     if result.changed:
         encoded, problem = _encode(codec, result.source)
         if encoded is None:
-            outcome.problems.append(f"{path}: not fixed: cannot encode it as before ({problem})")
+            outcome.problems.append(Problem(f"not fixed: cannot encode it as before ({problem})"))
             _unfix(outcome, check)
             return outcome
         outcome.fixed_bytes = encoded
     return outcome
+
+
+def describe_fix_problems(result: FixResult) -> list[Problem]:
+    """What a :class:`FixResult` must tell the user: rejected fixes, fixes left over."""
+    problems = [
+        Problem(
+            f"fix for {rejection.diagnostic.code} not applied: {rejection.reason}. "
+            "This is a bug in toolret; please report it",
+            rejection.diagnostic.location,
+        )
+        for rejection in result.rejected
+    ]
+    if not result.converged:
+        codes = ", ".join(sorted({d.code for d in result.left_over}))
+        problems.append(
+            Problem(
+                f"fixes did not settle after {result.passes} passes; "
+                f"{len(result.left_over)} fixable diagnostics left ({codes})"
+            )
+        )
+    return problems
 
 
 def _encode(codec: SourceCodec, text: str) -> tuple[bytes | None, str]:
@@ -611,7 +640,7 @@ def fix_files(
             data = _read(path)
         except OSError as error:
             outcome = FileFix(path=path, original=b"", write_error=True)
-            outcome.problems.append(f"{path}: not fixed: cannot read it ({error.strerror})")
+            outcome.problems.append(Problem(f"not fixed: cannot read it ({error.strerror})"))
             outcomes.append(outcome)
             continue
 
@@ -632,12 +661,14 @@ def fix_files(
                 outcome.written = True
             except FileChangedError:
                 outcome.problems.append(
-                    f"{path}: not fixed: the file changed while toolret was fixing it; "
-                    "it was left as it is (run the fix again)"
+                    Problem(
+                        "not fixed: the file changed while toolret was fixing it; "
+                        "it was left as it is (run the fix again)"
+                    )
                 )
                 _unfix(outcome, check_path)
             except OSError as error:
-                outcome.problems.append(f"{path}: not fixed: cannot write it ({error})")
+                outcome.problems.append(Problem(f"not fixed: cannot write it ({error})"))
                 outcome.write_error = True
                 _unfix(outcome, check_path)
         outcomes.append(outcome)

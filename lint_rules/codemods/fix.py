@@ -28,7 +28,7 @@ from lint_rules.analysis.project import Project
 from lint_rules.config import Settings, SettingsResolver
 from lint_rules.discovery import discover
 from lint_rules.engine import check_source
-from lint_rules.fixes import fix_source
+from lint_rules.fixes import describe_fix_problems, fix_source
 from lint_rules.model import Diagnostic
 
 # Per process (LibCST runs files in a process pool): the PolyAI directory facts and
@@ -120,14 +120,8 @@ class ToolretFixCommand(CodemodCommand):
 
         source = tree.code
         result = fix_source(source, check, unsafe=self.unsafe_fixes)
-        for rejection in result.rejected:
-            diagnostic = rejection.diagnostic
-            self.warn(
-                f"fix for {diagnostic.code} at {diagnostic.location.row}:"
-                f"{diagnostic.location.column} not applied: {rejection.reason}"
-            )
-        if not result.converged:
-            self.warn(f"fixes did not settle after {result.passes} passes")
+        for problem in describe_fix_problems(result):
+            self.warn(problem.describe(filename or "-"))
         if not result.changed:
             return tree
         return cst.parse_module(result.source, config=tree.config_for_parsing)
