@@ -1,0 +1,340 @@
+"""``toolret fix`` / ``check --fix`` / ``--diff`` and the LibCST codemod, end to end."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from lint_rules import fixes
+from lint_rules.frameworks.polyai import trv101
+from lint_rules.model import Applicability
+from lint_rules.rules import EditSpec, FixSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+Invoke = Callable[..., Result]
+
+COUNT_TOOL = "def count(conv):\n    return 3  # the count\n"
+LIST_TOOL = "def branches(conv):\n    return ['Camden', 'Soho']\n"  # TRV101 without a fix
+CODEMOD_CONFIG = """\
+generated_code_marker: '@generated'
+formatter: []
+blacklist_patterns: []
+modules:
+- 'libcst.codemod.commands'
+- 'lint_rules.codemods'
+repo_root: '.'
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    functions = tmp_path / "functions"
+    functions.mkdir()
+    (functions / "count.py").write_text(COUNT_TOOL)
+    (functions / "branches.py").write_text(LIST_TOOL)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+        check=False,
+    )
+
+
+# ------------------------------------------------------------------ exit codes and output
+
+
+def test_fix_reports_what_remains_and_exits_1(project: Path, toolret_cli: Invoke) -> None:
+    result = toolret_cli("fix", "--no-cache", "--output-format", "concise")
+    assert result.exit_code == 1
+    assert (project / "functions" / "count.py").read_text() == (
+        "def count(conv):\n    return str(3)  # the count\n"
+    )
+    assert result.stdout.splitlines() == [
+        "functions/branches.py:2:12: TRV101 PolyAI function `branches` returns `list`; "
+        "Agent Studio accepts only a `str` or a `dict`",
+        "Found 2 errors (1 fixed, 1 remaining).",
+    ]
+    assert result.stderr == ""
+
+
+def test_check_fix_is_the_same_and_exits_0_when_nothing_remains(
+    project: Path, toolret_cli: Invoke
+) -> None:
+    (project / "functions" / "branches.py").unlink()
+    result = toolret_cli("check", "--fix", "--no-cache")
+    assert (result.exit_code, result.stdout) == (0, "Found 1 error (1 fixed, 0 remaining).\n")
+    again = toolret_cli("check", "--fix", "--no-cache")
+    assert (again.exit_code, again.stdout) == (0, "All checks passed!\n")
+
+
+def test_exit_non_zero_on_fix_and_exit_zero(project: Path, toolret_cli: Invoke) -> None:
+    (project / "functions" / "branches.py").unlink()
+    fixed = toolret_cli("fix", "--no-cache", "--exit-non-zero-on-fix")
+    assert fixed.exit_code == 1
+    nothing_to_fix = toolret_cli("fix", "--no-cache", "--exit-non-zero-on-fix")
+    assert nothing_to_fix.exit_code == 0
+    (project / "functions" / "branches.py").write_text(LIST_TOOL)
+    assert toolret_cli("fix", "--no-cache", "--exit-zero").exit_code == 0
+
+
+def test_bad_configuration_exits_2(project: Path, toolret_cli: Invoke) -> None:
+    (project / "pyproject.toml").write_text("[tool.toolret]\nselekt = ['TRV1']\n")
+    result = toolret_cli("fix", "--no-cache")
+    assert result.exit_code == 2
+    assert (project / "functions" / "count.py").read_text() == COUNT_TOOL
+
+
+def test_unsafe_fixes_only_with_the_flag(project: Path, toolret_cli: Invoke) -> None:
+    end_call = project / "functions" / "end_call.py"
+    end_call.write_text('def end_call(conv):\n    return {"utterence": "Bye"}\n')
+    safe = toolret_cli("fix", "--no-cache", "--select", "TRV105")
+    assert safe.exit_code == 1
+    assert "1 unsafe fix available with `--fix --unsafe-fixes`." in safe.stdout
+    assert "utterence" in end_call.read_text()
+    unsafe = toolret_cli("fix", "--no-cache", "--select", "TRV105", "--unsafe-fixes")
+    assert unsafe.exit_code == 0
+    assert end_call.read_text() == 'def end_call(conv):\n    return {"utterance": "Bye"}\n'
+
+
+def test_noqa_line_is_not_fixed(project: Path, toolret_cli: Invoke) -> None:
+    count = project / "functions" / "count.py"
+    count.write_text("def count(conv):\n    return 3  # noqa: TRV101\n")
+    result = toolret_cli("fix", "--no-cache", "functions/count.py")
+    assert (result.exit_code, result.stdout) == (0, "All checks passed!\n")
+    assert count.read_text() == "def count(conv):\n    return 3  # noqa: TRV101\n"
+
+
+# ------------------------------------------------------------------ --diff
+
+
+@pytest.mark.parametrize("command", [["fix", "--diff"], ["check", "--diff"]])
+def test_diff_prints_and_writes_nothing(
+    project: Path, toolret_cli: Invoke, command: list[str]
+) -> None:
+    count = project / "functions" / "count.py"
+    before = count.stat()
+    result = toolret_cli(*command, "--no-cache")
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "--- functions/count.py\n"
+        "+++ functions/count.py\n"
+        "@@ -1,2 +1,2 @@\n"
+        " def count(conv):\n"
+        "-    return 3  # the count\n"
+        "+    return str(3)  # the count\n"
+        "\n"
+        "Would fix 1 error.\n"
+    )
+    after = count.stat()
+    assert count.read_text() == COUNT_TOOL
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert sorted(p.name for p in count.parent.iterdir()) == ["branches.py", "count.py"]
+
+
+def test_diff_exits_0_when_nothing_would_change(project: Path, toolret_cli: Invoke) -> None:
+    result = toolret_cli("fix", "--diff", "--no-cache", "functions/branches.py")
+    assert (result.exit_code, result.stdout) == (0, "")
+
+
+# ------------------------------------------------------------------ safety
+
+
+def test_file_modified_between_read_and_write_is_left_alone(
+    project: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count = project / "functions" / "count.py"
+    edited = "def count(conv):\n    return 4  # edited in the editor meanwhile\n"
+    real_fix_file = fixes.fix_file
+
+    def fix_while_someone_saves(*args: object, **kwargs: object) -> fixes.FileFix:
+        outcome = real_fix_file(*args, **kwargs)  # type: ignore[arg-type]
+        count.write_text(edited)  # between our read and our write
+        return outcome
+
+    monkeypatch.setattr(fixes, "fix_file", fix_while_someone_saves)
+    result = toolret_cli("fix", "--no-cache", "functions/count.py")
+    assert count.read_text() == edited
+    assert result.exit_code == 1  # nothing was fixed: the diagnostic remains
+    assert "Found 1 error." in result.stdout
+    assert result.stderr == (
+        "error: functions/count.py: not fixed: the file changed while toolret was fixing it; "
+        "it was left as it is (run the fix again)\n"
+    )
+
+
+def test_fix_that_would_not_parse_is_dropped_and_reported(
+    project: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_wrap(expr: object) -> FixSpec:
+        return FixSpec("Wrap", Applicability.SAFE, (EditSpec(expr, "str(", "before"),))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(trv101, "wrap_in_str", broken_wrap)
+    result = toolret_cli("fix", "--no-cache", "functions/count.py")
+    assert result.exit_code == 1
+    assert (project / "functions" / "count.py").read_text() == COUNT_TOOL
+    assert result.stderr.startswith(
+        "error: functions/count.py:2:12: fix for TRV101 not applied: "
+        "the fixed code would not parse: '(' was never closed"
+    )
+    assert "Found 1 error." in result.stdout
+
+
+def test_write_failure_exits_2(
+    project: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(src: str, dst: str) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    result = toolret_cli("fix", "--no-cache", "functions/count.py")
+    assert result.exit_code == 2
+    assert "cannot write it" in result.stderr
+    assert (project / "functions" / "count.py").read_text() == COUNT_TOOL
+
+
+def test_crlf_bom_and_latin1_files_round_trip_through_the_cli(
+    project: Path, toolret_cli: Invoke
+) -> None:
+    functions = project / "functions"
+    (functions / "crlf.py").write_bytes(b"def crlf(conv):\r\n    return 3\r\n")
+    (functions / "bom.py").write_bytes(b"\xef\xbb\xbfdef bom(conv):\n    return 3\n")
+    latin = "# -*- coding: latin-1 -*-\ndef latin(conv):\n    x = 'café'\n    return 3\n"
+    (functions / "latin.py").write_bytes(latin.encode("latin-1"))
+    assert toolret_cli("fix", "--no-cache", "--select", "TRV101", "functions").exit_code == 1
+    assert (functions / "crlf.py").read_bytes() == b"def crlf(conv):\r\n    return str(3)\r\n"
+    assert (functions / "bom.py").read_bytes() == (
+        b"\xef\xbb\xbfdef bom(conv):\n    return str(3)\n"
+    )
+    assert (functions / "latin.py").read_bytes() == latin.replace("3", "str(3)").encode("latin-1")
+
+
+def test_cache_is_not_stale_after_fixing(project: Path, toolret_cli: Invoke) -> None:
+    cache = ["--cache-dir", str(project / ".cache")]
+    assert "TRV101 [*]" in toolret_cli("check", *cache, "--output-format", "concise").stdout
+    toolret_cli("fix", *cache)
+    after = toolret_cli("check", *cache, "--output-format", "json")
+    remaining = json.loads(after.stdout)
+    assert [Path(d["filename"]).name for d in remaining] == ["branches.py"]
+
+
+def test_stdin_fix_writes_the_code_to_stdout(project: Path, toolret_cli: Invoke) -> None:
+    result = toolret_cli(
+        "check", "--fix", "-", "--stdin-filename", "functions/count.py", input=COUNT_TOOL
+    )
+    assert result.exit_code == 0
+    assert result.stdout == "def count(conv):\n    return str(3)  # the count\n"
+    assert result.stderr == "Found 1 error (1 fixed, 0 remaining).\n"
+    assert (project / "functions" / "count.py").read_text() == COUNT_TOOL
+
+
+# ------------------------------------------------------------------ acceptance on examples/
+
+
+def inserted_text(old: str, new: str) -> list[str]:
+    """What was inserted to turn ``old`` into ``new``; fails on any deletion or replacement."""
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    inserted = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        assert tag == "insert", f"{tag}: {old[i1:i2]!r} -> {new[j1:j2]!r}"
+        inserted.append(new[j1:j2])
+    return inserted
+
+
+@pytest.fixture(scope="module")
+def fixed_examples(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("fixed") / "examples"
+    shutil.copytree(EXAMPLES, work)
+    result = run("-m", "lint_rules", "fix", "--no-cache", "examples", cwd=work.parent)
+    assert result.returncode == 1, result.stderr  # the examples keep unfixable mistakes
+    assert result.stderr == ""
+    return work
+
+
+def test_fix_then_check_leaves_only_diagnostics_without_a_safe_fix(fixed_examples: Path) -> None:
+    result = run(
+        "-m", "lint_rules", "check", "--no-cache", "--output-format", "json", "examples",
+        cwd=fixed_examples.parent,
+    )  # fmt: skip
+    remaining = json.loads(result.stdout)
+    assert remaining
+    assert all(d["fix"] is None or d["fix"]["applicability"] != "safe" for d in remaining)
+
+
+def test_the_examples_diff_is_only_str_wraps(fixed_examples: Path) -> None:
+    changed = 0
+    for original in sorted(EXAMPLES.rglob("*")):
+        if not original.is_file():
+            continue
+        old = original.read_text(encoding="utf-8")
+        new = (fixed_examples / original.relative_to(EXAMPLES)).read_text(encoding="utf-8")
+        if old == new:
+            continue
+        changed += 1
+        assert len(old.splitlines()) == len(new.splitlines())  # formatting kept
+        inserted = inserted_text(old, new)
+        assert sorted(set(inserted)) == [")", "str("], original
+        assert inserted.count("str(") == inserted.count(")")
+    assert changed == 5
+
+
+def test_libcst_codemod_fixes_the_examples_like_toolret_fix(
+    fixed_examples: Path, tmp_path: Path
+) -> None:
+    work = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, work)
+    (tmp_path / ".libcst.codemod.yaml").write_text(CODEMOD_CONFIG)
+    listed = run("-m", "libcst.tool", "list", cwd=tmp_path)
+    assert "fix.ToolretFixCommand - " in listed.stdout
+    result = run(
+        "-m", "libcst.tool", "codemod", "fix.ToolretFixCommand", "--no-format",
+        "--hide-progress", "examples",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Failed to codemod 0 files." in result.stderr
+    for expected in sorted(fixed_examples.rglob("*")):
+        if expected.is_file():
+            actual = work / expected.relative_to(fixed_examples)
+            assert actual.read_bytes() == expected.read_bytes(), actual
+
+
+def test_codemod_by_class_path_and_without_no_format(tmp_path: Path) -> None:
+    functions = tmp_path / "functions"
+    functions.mkdir()
+    (functions / "count.py").write_text(COUNT_TOOL)
+    (tmp_path / ".libcst.codemod.yaml").write_text(CODEMOD_CONFIG)
+    # `formatter: []` without `--no-format`: LibCST refuses, and writes nothing.
+    refused = run(
+        "-m", "libcst.tool", "codemod", "fix.ToolretFixCommand", "functions", cwd=tmp_path
+    )
+    assert refused.returncode == 1
+    assert "No formatter configured" in refused.stderr
+    assert (functions / "count.py").read_text() == COUNT_TOOL
+    # `-x` names the class without the `modules` entry.
+    (tmp_path / ".libcst.codemod.yaml").write_text("formatter: []\n")
+    done = run(
+        "-m", "libcst.tool", "codemod", "-x", "lint_rules.codemods.ToolretFixCommand",
+        "--no-format", "functions",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (functions / "count.py").read_text() == COUNT_TOOL.replace("3", "str(3)")
