@@ -48,12 +48,19 @@ class BrowserUseInvalidReturnType(Rule):
     helpers and are not checked.
 
     ## Fix safety
-    An `int` or `float` is wrapped in `str()`. browser-use would have given
-    the model the same digits had it accepted the number, so the fix only
-    makes explicit the conversion browser-use requires; it is safe. For a
-    `dict` or `list` the message suggests `json.dumps(...)`, which is not
-    applied automatically: decide what the model should read.
+    An `int` or `float` is wrapped in `str()`: `return len(cards)` becomes
+    `return str(len(cards))`, keeping any parentheses of your own.
 
+    At run time the action returns the text `"12"` instead of the number 12.
+    browser-use rejected the number — after the action had run — with
+    `ValueError: Invalid action result type`; it turns the string into
+    `ActionResult(extracted_content="12")`, so the model reads the same
+    digits. The expression is evaluated as before and only its result is
+    converted; no working behaviour depended on the number, so the fix is safe
+    (code of your own that calls the action function directly and computes
+    with its result would now get a string). For a `dict` or `list` the
+    message suggests `json.dumps(...)`, which is not applied automatically:
+    decide what the model should read.
     ## References
     - [browser-use: custom tools](https://docs.browser-use.com/)
     """

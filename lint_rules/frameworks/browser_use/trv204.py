@@ -38,12 +38,16 @@ class BrowserUseUnknownActionResultField(Rule):
     `done` → `is_done`), otherwise the closest spelling.
 
     ## Fix safety
-    The fix renames the keyword to the suggested field. It is unsafe: the value
-    starts to reach the model (or, for `is_done`, to end the task), so review
-    it. No fix is offered when the field is already passed, or when the value is
-    known not to be a string and the field requires one (that rename would
-    raise instead of being ignored).
+    The fix renames the keyword to the suggested field:
+    `ActionResult(message=text)` becomes `ActionResult(extracted_content=text)`.
 
+    At run time the value stops being dropped: pydantic now stores it and it
+    takes effect — the model reads it, or, for `is_done`, the task ends. That is
+    the likely intent but a guess from the name, and the value starts to act
+    where it never did, so the fix is unsafe and is applied only with
+    `--unsafe-fixes`; review it. No fix is offered when the field is already
+    passed, or when the value is known not to be a string and the field
+    requires one (that rename would raise instead of being ignored).
     ## Options
     - `[tool.toolret.browser-use] extra-action-result-fields`: fields a newer
       browser-use accepts that this list lacks.

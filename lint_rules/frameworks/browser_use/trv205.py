@@ -34,10 +34,16 @@ class BrowserUseNonStringContent(Rule):
     it), so neither is reported.
 
     ## Fix safety
-    An `int` or `float` is wrapped in `str()`: the model reads the same digits,
-    and the type becomes the one the field requires, so the fix is safe. For a
-    `dict` or `list`, use `json.dumps(...)` (suggested, not applied).
+    An `int` or `float` given to `extracted_content`, `long_term_memory` or
+    `error` is wrapped in `str()`: `extracted_content=len(rows)` becomes
+    `extracted_content=str(len(rows))`.
 
+    At run time `ActionResult(...)` receives the text `"12"` instead of the
+    number 12. pydantic rejected the number with a `ValidationError` (the
+    action failed after its side effects ran); it stores the string, which the
+    model reads as the same digits. The argument is evaluated as before and
+    only its result is converted, so the fix is safe. For a `dict` or `list`,
+    use `json.dumps(...)` (suggested, not applied).
     ## References
     - [browser-use: custom tools](https://docs.browser-use.com/)
     """

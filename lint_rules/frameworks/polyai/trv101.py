@@ -36,12 +36,24 @@ class PolyaiInvalidReturnType(Rule):
     is never reported.
 
     ## Fix safety
-    For an `int` or `float` the fix wraps the value in `str()`, which is what
-    PolyAI's documentation tells users to do by hand. The value the LLM sees is
-    the same digits; the Python type changes from a number to a string, which
-    is exactly the change Agent Studio requires, so the fix is safe. Other
-    types have no automatic fix: decide what the LLM should be told.
+    For an `int` or `float` the fix wraps the returned expression in `str()`,
+    which is what PolyAI's documentation tells users to do by hand: `return 45`
+    becomes `return str(45)`, `return(45)` keeps its parentheses, and in
+    `return 15 if busy else 5.5` each branch is wrapped on its own.
 
+    At run time the function now returns the text `"45"` where it returned the
+    number 45. That is a behaviour change, and exactly the one Agent Studio
+    requires: it rejected the number (an error, and up to three retries) and
+    hands the string to the LLM, which reads the same digits. The expression
+    is evaluated as before — same calls, same order — and only its result is
+    converted. The fix is safe because no working behaviour depended on the
+    number: the function's caller, Agent Studio, never accepted it.
+
+    Two things to know: a `float` is written by Python's `str()`, so
+    `0.1 + 0.2` reads `0.30000000000000004` (use an f-string such as
+    `f"{fee:.2f}"` to round); and code of your own that calls the function and
+    computes with its result now gets a string. Other types (`bool`, `list`,
+    …) have no automatic fix: decide what the LLM should be told.
     ## References
     - [PolyAI: tool return values](https://docs.poly.ai/)
     """

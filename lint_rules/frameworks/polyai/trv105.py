@@ -24,9 +24,16 @@ class PolyaiUnknownReturnKey(Rule):
     means nothing is said, a `hang_up` means the call goes on.
 
     ## Fix safety
-    The fix renames the key to the closest accepted one. It is unsafe: the
-    renamed key starts to act (a renamed `hangup` ends calls), so review it.
+    The fix renames the key to the accepted key with the closest spelling,
+    keeping the quotes and prefix: `"utterence"` becomes `"utterance"`.
 
+    At run time Agent Studio stops ignoring the entry and acts on it: its text
+    is now spoken, a renamed `hangup` now ends the call, a `transition` now
+    navigates. That is usually what was meant, but it is a guess from the
+    spelling, and the entry starts to do something it never did — so the fix is
+    unsafe and is applied only with `--unsafe-fixes`; review the diff. No fix
+    is offered when no accepted key is close, or when the key is not a plain
+    string literal.
     ## Options
     - `[tool.toolret.polyai] extra-return-keys`: keys a newer Agent Studio
       accepts that this list lacks.

@@ -39,10 +39,16 @@ class PolyaiInvalidKeyValue(Rule):
     the string keys (a missing value is not a type error to be sure of).
 
     ## Fix safety
-    An `int` or `float` `content`/`utterance` is wrapped in `str()`. The words
-    spoken are the same digits; the type changes to the string Agent Studio
-    requires, so the fix is safe.
+    An `int` or `float` value of `content` or `utterance` is wrapped in
+    `str()`: `{"utterance": position}` becomes `{"utterance": str(position)}`.
 
+    At run time the dict carries the text `"3"` instead of the number 3.
+    Agent Studio rejected the number (the turn failed as if the function had
+    raised) and speaks or passes on the text — the same digits. The value's
+    expression is evaluated as before and only its result is converted, so the
+    fix is safe. A wrong value for another key (`hangup`, `transition`, …) or
+    a `None`-returning call has no automatic fix: what should happen there is
+    a decision, not a conversion.
     ## References
     - [PolyAI: return values](https://docs.poly.ai/)
     """
