@@ -30,6 +30,18 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV207": True,
     "TRV208": False,
     "TRV209": True,
+    "TRV301": True,
+    "TRV302": True,
+    "TRV303": True,
+    "TRV304": True,
+    "TRV305": True,
+    "TRV306": True,
+    "TRV307": False,
+    "TRV308": False,
+    "TRV309": True,
+    "TRV310": True,
+    "TRV311": True,
+    "TRV312": True,
 }
 
 FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {

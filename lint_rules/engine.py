@@ -63,6 +63,13 @@ def frameworks() -> tuple[Framework, ...]:
     return tuple(module.FRAMEWORK for module in framework_modules())
 
 
+def _signalled(framework: Framework, source: str, path: str, project: Project | None) -> bool:
+    """The file's own signal, or a fact of another file that names it (whole-project mode)."""
+    return framework.has_signal(source, path) or (
+        project is not None and project.names_file(framework.key, path)
+    )
+
+
 def has_any_signal(source: str, path: str) -> bool:
     return any(f.has_signal(source, path) for f in frameworks())
 
@@ -81,7 +88,7 @@ def check_source(
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
     active = [f for f in frameworks() if _has_enabled_rule(f.key, codes)]
-    signalled = [f for f in active if f.has_signal(source, path)]
+    signalled = [f for f in active if _signalled(f, source, path, project)]
     if not signalled:
         return []
     try:
@@ -130,7 +137,9 @@ def check_bytes(
         text = data.decode("latin-1")
         codes = enabled_codes(settings, path)
         if ParseError.code not in codes or not any(
-            f.has_signal(text, path) for f in frameworks() if _has_enabled_rule(f.key, codes)
+            _signalled(f, text, path, project)
+            for f in frameworks()
+            if _has_enabled_rule(f.key, codes)
         ):
             return []
         reason = error.msg if isinstance(error, SyntaxError) else str(error)
@@ -152,7 +161,7 @@ def describe_tool_functions(
 ) -> list[ToolFunctionReport]:
     """Every recognised tool function (and PolyAI helper) of a file, for the CLI."""
     reports: list[ToolFunctionReport] = []
-    signalled = [f for f in frameworks() if f.has_signal(source, path)]
+    signalled = [f for f in frameworks() if _signalled(f, source, path, project)]
     if not signalled:
         return reports
     try:

@@ -6,9 +6,16 @@ it to :func:`lint_rules.engine.check_source`. Two kinds of facts live here:
 * *directory facts* — a PolyAI project's prompts and YAML say which functions
   the LLM can call. Every front end reads them (flake8 included); they are
   read once per project root and re-read only when a file's stats change.
-* *Python cross-file facts* — added by later rule families (``Agent(...)``
-  calls, dispatch registries); the ``facts_digest`` of what a file's results
-  used will key the cache.
+* *Python cross-file facts* — which ``Agent(...)`` of another file uses a
+  behaviour function, and what the output types its agents import are (later
+  also dispatch registries): the CLI indexes the project for them
+  (:class:`~lint_rules.analysis.index.ProjectIndex`, set as ``index``);
+  flake8 has no index and uses same-file facts only. ``facts_digest`` is
+  what a file's results used of both kinds: it keys the result cache.
+
+A third, smaller directory fact: whether the project has its *own* package
+named like a framework (a first-party ``agents/``), in which case imports of
+that name are not the framework's (``is_first_party``).
 """
 
 from __future__ import annotations
@@ -19,6 +26,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lint_rules.analysis.index import ProjectIndex
 
 POLYAI_SETTINGS_DIR = "agent_settings"
 _TEXT_SUFFIXES = frozenset({".yaml", ".yml", ".txt", ".md", ".json"})
@@ -143,8 +154,85 @@ class Project:
     """Re-stat a PolyAI project's text files on every lookup (long-lived processes:
     flake8 workers, the language server); a single CLI run reads each project once."""
     polyai_projects: dict[Path, PolyAIProject] = field(default_factory=dict)
+    index: ProjectIndex | None = None
+    """Whole-project facts (``toolret check``); ``None`` where only same-file facts are used."""
     _roots: dict[str, Path | None] = field(default_factory=dict)
     _stamps: dict[Path, tuple[tuple[str, int, int], ...]] = field(default_factory=dict)
+    _first_party: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _is_package: dict[str, bool] = field(default_factory=dict)
+    _candidates: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
+    _holds_package: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+    def names_file(self, key: str, path: str) -> bool:
+        """Whether a fact of another file makes ``path`` relevant to framework ``key``
+        (a behaviour function in a file that imports nothing)."""
+        return self.index is not None and self.index.names_file(key, path)
+
+    def is_first_party(self, path: str, package: str) -> bool:
+        """Whether ``import <package>`` in ``path`` likely finds a package of the project itself.
+
+        The candidates are the directories Python may put on ``sys.path`` for
+        this file: its own directory and each ancestor up to the project root
+        (the nearest directory with ``pyproject.toml``, ``setup.py``,
+        ``setup.cfg`` or ``.git``) that is not itself a package (no
+        ``__init__.py``: under ``python -m`` a package's directory is not on the
+        path), plus the root's ``src/``. One of them holding
+        ``<package>/__init__.py`` or ``<package>.py`` makes the name first-party.
+        A directory without ``__init__.py`` named like the package is a
+        namespace portion, which an installed regular package beats: not
+        first-party. Without a project root only the file's own directory and
+        its non-package ancestors up to the first package boundary count.
+        """
+        if not self.read_files or path in ("", "-"):
+            return False
+        directory = os.path.dirname(os.path.abspath(path))
+        key = (directory, package)
+        known = self._first_party.get(key)
+        if known is None:
+            known = self._first_party[key] = self._find_first_party(directory, package)
+        return known
+
+    def _find_first_party(self, directory: str, package: str) -> bool:
+        candidates, root = self._path_candidates(directory)
+        # Without a project root only the nearest non-package directory counts.
+        candidates = candidates[:1] if root is None else (*candidates, os.path.join(root, "src"))
+        return any(self._holds(c, package) for c in candidates)
+
+    def _path_candidates(self, directory: str) -> tuple[tuple[str, ...], str | None]:
+        """Non-package directories from ``directory`` up to the project root, and the root."""
+        known = self._candidates.get(directory)
+        if known is not None:
+            return known
+        from lint_rules.analysis.index import PROJECT_MARKERS
+
+        own = () if self._package_dir(directory) else (directory,)
+        parent = os.path.dirname(directory)
+        if any(os.path.exists(os.path.join(directory, m)) for m in PROJECT_MARKERS):
+            found: tuple[tuple[str, ...], str | None] = (own, directory)
+        elif parent == directory:
+            found = (own, None)
+        else:
+            above, root = self._path_candidates(parent)
+            found = (own + above, root)
+        self._candidates[directory] = found
+        return found
+
+    def _holds(self, directory: str, package: str) -> bool:
+        key = (directory, package)
+        known = self._holds_package.get(key)
+        if known is None:
+            known = self._holds_package[key] = os.path.isfile(
+                os.path.join(directory, package, "__init__.py")
+            ) or os.path.isfile(os.path.join(directory, package + ".py"))
+        return known
+
+    def _package_dir(self, directory: str) -> bool:
+        known = self._is_package.get(directory)
+        if known is None:
+            known = self._is_package[directory] = os.path.isfile(
+                os.path.join(directory, "__init__.py")
+            )
+        return known
 
     def polyai_for(self, path: str) -> PolyAIProject | None:
         if path in ("", "-"):
@@ -179,23 +267,36 @@ class Project:
         self._roots[directory] = root
         return root
 
-    def facts_digest(self, path: str) -> str:
+    def facts_digest(self, path: str, keys: tuple[str, ...] = ("polyai",)) -> str:
         """A digest of the cross-file facts ``path``'s results can depend on ("" if none).
 
         Part of the cache key: a changed prompt reference or phrase filter
-        invalidates the cached results of the project's function files.
+        invalidates the cached results of the project's function files; a
+        changed ``Agent(...)`` in ``main.py`` those of the ``behaviors.py`` whose
+        function it uses; a first-party ``agents/`` appearing those of every
+        file beside it. ``keys`` are the frameworks whose facts count.
         """
-        polyai = self.polyai_for(path)
-        if polyai is None:
+        parts: list[str] = []
+        polyai = self.polyai_for(path) if "polyai" in keys else None
+        if polyai is not None:
+            parts.extend(
+                [
+                    str(polyai.root),
+                    *sorted(polyai.referenced),
+                    "--",
+                    *sorted(polyai.after_spoken_phrase),
+                ]
+            )
+        if "openai_agents" in keys:
+            if self.is_first_party(path, "agents"):
+                parts.append("first-party agents")
+            if self.index is not None:
+                indexed = self.index.digest(path)
+                if indexed:
+                    parts.extend(["agents", indexed])
+        if not parts:
             return ""
-        payload = "\n".join(
-            [
-                str(polyai.root),
-                *sorted(polyai.referenced),
-                "--",
-                *sorted(polyai.after_spoken_phrase),
-            ]
-        )
+        payload = "\n".join(parts)
         return hashlib.blake2b(payload.encode("utf-8"), digest_size=16).hexdigest()
 
 
