@@ -1,0 +1,740 @@
+"""``toolret lsp``: a language server (pygls 2.x) with diagnostics as you type and quick fixes.
+
+Install it with the ``lsp`` extra (``pip install 'toolret[lsp]'``) and point any
+LSP client at ``toolret lsp`` (or ``python -m lint_rules.lsp``), which speaks
+JSON-RPC on stdin/stdout.
+
+What it does
+------------
+* Diagnostics for Python documents on open, change (debounced by
+  :data:`DEBOUNCE_SECONDS`) and save, from the same ``check_source`` as the CLI,
+  run on a worker thread so the event loop keeps answering requests.
+* *Pull* diagnostics (``textDocument/diagnostic``) when the client declares the
+  ``textDocument.diagnostic`` capability, *push* (``publishDiagnostics``)
+  otherwise; never both, or the client would show every finding twice.
+* Code actions: the rule's fix as a quick fix (a safe fix is the preferred
+  action; an unsafe one is offered too, titled "(unsafe fix)", and not
+  preferred, so "auto fix" never applies it unasked), "Disable TRVxxx for this
+  line" (adds or extends the ``# noqa`` on the diagnostic's noqa row), and
+  ``source.fixAll.toolret`` (every safe fix, pass after pass, like ``toolret fix``).
+  A fix is applied by the fix engine (``lint_rules.fixes``) and sent as the
+  minimal edits between the text before and after, so the editor gets exactly
+  what ``toolret fix`` would write.
+* Positions in the encoding negotiated with the client (UTF-16 unless it offers
+  another): toolret's code-point columns are converted line by line. Lines end
+  at ``\\n``, ``\\r\\n`` or ``\\r``, as in LSP, CPython and LibCST.
+* A buffer that does not parse (the engine's TRV001) keeps showing its last good
+  diagnostics: code being typed rarely parses, and findings that blink out on
+  every keystroke are useless. TRV001 itself is never shown (the editor's Python
+  support reports syntax errors), and no fix or noqa action is offered until the
+  buffer parses again, since the last good edits belong to older text.
+* Settings: the closest ``[tool.toolret]`` / ``toolret.toml`` to each document,
+  as for the CLI. They are read again when a config file changes: the server
+  asks the client to watch them (where it supports dynamic registration) and
+  also reacts to a config file saved in the editor. Files that
+  ``exclude`` / ``extend-exclude`` match (applied as with ``--force-exclude``)
+  get no diagnostics.
+* Whole-project facts: the PolyAI directory facts (prompts and YAML) of each
+  document's project, re-validated by file stats on every check; a watched
+  change to them re-checks the open documents. Python cross-file facts (an
+  ``Agent(...)`` in another module) are not indexed here yet.
+* It never dies on a bad request. pygls 2.1 deserialises a message before it
+  knows which request it answers, and on failure only shows a message: the
+  request would never be answered. :class:`ToolretProtocol` answers it with the
+  JSON-RPC error (``InvalidParams``, -32602, for params that do not fit the
+  method's type) and goes on with the next message.
+
+Document sync is *full*, not incremental: pygls 2.1 applies incremental changes
+on ``str.splitlines`` lines, which also break at form feeds, ``\\x1c``-``\\x1e``,
+``\\x85`` and ``\\u2028``/``\\u2029``, so an edit below such a character lands on the
+wrong line. Full sync costs one copy of the buffer per change and is always right.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import difflib
+import functools
+import logging
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+try:
+    from cattrs import ClassValidationError, transform_error
+    from lsprotocol import types
+    from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+    from pygls.lsp.server import LanguageServer
+    from pygls.protocol import LanguageServerProtocol
+    from pygls.uris import to_fs_path
+    from pygls.workspace import TextDocument
+    from pygls.workspace.position_codec import PositionCodec
+except ImportError as error:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        "toolret lsp needs the language-server extra: pip install 'toolret[lsp]'"
+    ) from error
+
+from lint_rules import __version__, fixes
+from lint_rules.analysis.noqa import add_noqa
+from lint_rules.analysis.project import Project
+from lint_rules.config import CONFIG_FILENAMES, ConfigError, Settings, SettingsResolver
+from lint_rules.discovery import DiscoveryError, discover
+from lint_rules.engine import check_source
+from lint_rules.model import Applicability, Diagnostic, Fix, Location, Severity
+from lint_rules.rules import InternalError, ParseError
+
+__all__ = ["DEBOUNCE_SECONDS", "FIX_ALL_KIND", "ToolretLanguageServer", "ToolretProtocol", "main"]
+
+logger = logging.getLogger(__name__)
+
+SOURCE = "toolret"
+"""The ``source`` of every diagnostic, and the server's name."""
+
+FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.{SOURCE}"
+"""``source.fixAll.toolret``: what ``editor.codeActionsOnSave`` names to fix on save."""
+
+DEBOUNCE_SECONDS = 0.3
+"""How long typing must pause before a changed buffer is checked again (push mode)."""
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_PYTHON_SUFFIXES = (".py", ".pyi")
+# The files whose change can change diagnostics of open documents: config files and
+# the text files a PolyAI project's prompts and YAML live in (analysis.project).
+_FACT_SUFFIXES = (".yaml", ".yml", ".txt", ".md", ".json")
+_WATCHED_GLOBS = (
+    *(f"**/{name}" for name in CONFIG_FILENAMES),
+    "**/*.{yaml,yml,txt,md,json}",
+)
+_DIFF_WINDOW = 4000
+"""Above this many changed characters an edit is sent as one replacement, not diffed."""
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+
+
+# ------------------------------------------------------------------ JSON-RPC robustness
+
+
+class _Answered:
+    """What a request that was already answered with an error deserialises to."""
+
+    jsonrpc = None
+
+
+_ANSWERED = _Answered()
+
+
+class ToolretProtocol(LanguageServerProtocol):
+    """pygls' protocol, answering requests whose params cannot be deserialised.
+
+    pygls parses a message with ``json.loads(body, object_hook=structure_message)``
+    and, when ``structure_message`` raises, reports the error out of band
+    (``window/showMessage``): the request's id is lost and the client waits for
+    an answer forever. JSON-RPC 2.0 asks for an error response instead.
+    """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if not _is_request(data):
+                raise  # a notification has no one to answer: pygls reports it
+            if isinstance(error.__cause__, ClassValidationError):
+                details = "; ".join(transform_error(error.__cause__, path="$.params"))
+                error = JsonRpcInvalidParams(f"Invalid params for {data['method']}: {details}")
+            logger.warning("Answered request %r with %s", data.get("id"), error.message)
+            msg_id = data["id"] if isinstance(data["id"], int | str) else None
+            self._send_response(msg_id, None, error.to_response_error())  # type: ignore[arg-type]
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is _ANSWERED:
+            return
+        super().handle_message(message)
+
+
+def _is_request(data: dict[str, Any]) -> bool:
+    return "jsonrpc" in data and "id" in data and "method" in data
+
+
+# ------------------------------------------------------------------ positions
+
+
+class _LineIndex:
+    """Rows and offsets of one text, in LSP's lines (``\\n``, ``\\r\\n``, ``\\r`` end a line)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.starts = [0, *(match.end() for match in _LINE_BREAK.finditer(source))]
+
+    def line_text(self, line: int) -> str:
+        """Line ``line`` (0-based) without its line break."""
+        start = self.starts[line]
+        end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.source)
+        text = self.source[start:end]
+        return text.rstrip("\r\n") if line + 1 < len(self.starts) else text
+
+    def location(self, location: Location, codec: PositionCodec) -> types.Position:
+        """A toolret location (1-based row, 1-based code-point column) as an LSP position."""
+        line = min(max(location.row - 1, 0), len(self.starts) - 1)
+        text = self.line_text(line)
+        return types.Position(line, codec.client_num_units(text[: max(location.column - 1, 0)]))
+
+    def offset(self, offset: int, codec: PositionCodec) -> types.Position:
+        """A code-point offset into the text as an LSP position."""
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return types.Position(line, codec.client_num_units(self.source[self.starts[line] : offset]))
+
+
+def text_edits(old: str, new: str, codec: PositionCodec) -> list[types.TextEdit]:
+    """Small edits that turn ``old`` into ``new`` (positions in ``old``, LSP's rules).
+
+    The common prefix and suffix are never touched; what lies between is diffed
+    character by character when it is short, so a fix that wraps a value in
+    ``str(...)`` arrives as two insertions rather than a rewrite of the line.
+    """
+    if old == new:
+        return []
+    prefix = _common_prefix(old, new)
+    suffix = _common_prefix(old[prefix:][::-1], new[prefix:][::-1])
+    old_end, new_end = len(old) - suffix, len(new) - suffix
+    spans: list[tuple[int, int, str]]
+    if (old_end - prefix) + (new_end - prefix) <= _DIFF_WINDOW:
+        matcher = difflib.SequenceMatcher(None, old[prefix:old_end], new[prefix:new_end], False)
+        spans = [
+            (prefix + i1, prefix + i2, new[prefix + j1 : prefix + j2])
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+            if tag != "equal"
+        ]
+    else:
+        spans = [(prefix, old_end, new[prefix:new_end])]
+    index = _LineIndex(old)
+    edits = []
+    for start, end, text in spans:
+        # Never split a \r\n: a position between its halves is not a position in LSP.
+        if 0 < start < len(old) and old[start - 1] == "\r" and old[start] == "\n":
+            start, text = start - 1, "\r" + text
+        if 0 < end < len(old) and old[end - 1] == "\r" and old[end] == "\n":
+            end, text = end + 1, text + "\n"
+        edits.append(
+            types.TextEdit(
+                range=types.Range(index.offset(start, codec), index.offset(end, codec)),
+                new_text=text,
+            )
+        )
+    return edits
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix (by halving: slices compare in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    a_start, a_end = (a.start.line, a.start.character), (a.end.line, a.end.character)
+    b_start, b_end = (b.start.line, b.start.character), (b.end.line, b.end.character)
+    return a_start <= b_end and b_start <= a_end
+
+
+def _wants(only: Sequence[str] | None, kind: str) -> bool:
+    """Whether a code-action request restricted to ``only`` kinds asks for ``kind``."""
+    if not only:
+        return True
+    return any(kind == wanted or kind.startswith(f"{wanted}.") for wanted in only)
+
+
+# ------------------------------------------------------------------ per-document state
+
+
+@dataclass
+class _Document:
+    """What the server knows about one document."""
+
+    source: str | None = None
+    """The text ``findings`` were computed from (``None``: not checked yet)."""
+    version: int | None = None
+    generation: int = -1
+    """The settings/facts generation ``findings`` were computed with."""
+    parsed: bool = True
+    """Whether ``source`` parsed; if not, ``shown`` still holds an older text's findings."""
+    findings: list[tuple[Diagnostic, types.Diagnostic]] = field(default_factory=list)
+    """toolret's diagnostics of ``source`` and their LSP form (when ``parsed``)."""
+    shown: list[types.Diagnostic] = field(default_factory=list)
+    result_id: str = ""
+    """Pull mode: changes whenever ``shown`` does."""
+    applied_serial: int = -1
+    pending: asyncio.Task[None] | None = None
+    """Push mode: the debounced check waiting to publish."""
+
+
+# ------------------------------------------------------------------ the server
+
+
+class ToolretLanguageServer(LanguageServer):
+    """The toolret language server. ``start_io()`` serves one client on stdin/stdout."""
+
+    def __init__(self, *, debounce: float = DEBOUNCE_SECONDS) -> None:
+        super().__init__(
+            SOURCE,
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            protocol_cls=ToolretProtocol,
+        )
+        self.debounce = debounce
+        self.pull_diagnostics = False
+        """Whether the client pulls diagnostics (decided at ``initialize``)."""
+        self._refresh_support = False
+        self._document_changes = False
+        self._watch_files = False
+        self._documents: dict[str, _Document] = {}
+        self._serial = 0
+        self._generation = 0
+        self._resolver = self._new_resolver()
+        self._project = Project(revalidate=True)
+        # One worker: checks run in order, and the resolver's and the project's
+        # caches are only ever touched from that thread.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolret-check")
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._register_features()
+
+    # -- features -----------------------------------------------------------
+
+    def _register_features(self) -> None:
+        # pygls marks a handler with attributes, which a bound method cannot take: a
+        # partial can (and asyncio still sees through it to the coroutine function).
+        def on(method: str, handler: Callable[..., Any], options: Any = None) -> None:
+            self.feature(method, options)(functools.partial(handler))
+
+        on(types.INITIALIZE, self._initialize)
+        on(types.INITIALIZED, self._initialized)
+        on(types.TEXT_DOCUMENT_DID_OPEN, self._did_open)
+        on(types.TEXT_DOCUMENT_DID_CHANGE, self._did_change)
+        on(types.TEXT_DOCUMENT_DID_SAVE, self._did_save, types.SaveOptions(include_text=False))
+        on(types.TEXT_DOCUMENT_DID_CLOSE, self._did_close)
+        on(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, self._did_change_watched_files)
+        on(
+            types.TEXT_DOCUMENT_DIAGNOSTIC,
+            self._pull,
+            types.DiagnosticOptions(
+                identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False
+            ),
+        )
+        on(
+            types.TEXT_DOCUMENT_CODE_ACTION,
+            self._code_action,
+            types.CodeActionOptions(
+                code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND],
+                resolve_provider=False,
+            ),
+        )
+        on(types.SHUTDOWN, self._shutdown)
+
+    def _initialize(self, params: types.InitializeParams) -> None:
+        capabilities = params.capabilities
+        text_document = capabilities.text_document
+        workspace = capabilities.workspace
+        self.pull_diagnostics = text_document is not None and text_document.diagnostic is not None
+        if workspace is not None:
+            self._refresh_support = bool(
+                workspace.diagnostics is not None and workspace.diagnostics.refresh_support
+            )
+            self._document_changes = bool(
+                workspace.workspace_edit is not None and workspace.workspace_edit.document_changes
+            )
+            self._watch_files = bool(
+                workspace.did_change_watched_files is not None
+                and workspace.did_change_watched_files.dynamic_registration
+            )
+        logger.info(
+            "toolret %s: %s diagnostics", __version__, "pull" if self.pull_diagnostics else "push"
+        )
+
+    async def _initialized(self, params: types.InitializedParams) -> None:
+        if not self._watch_files:
+            return
+        watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in _WATCHED_GLOBS]
+        registration = types.Registration(
+            id="toolret-watched-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        try:
+            await self.client_register_capability_async(
+                types.RegistrationParams(registrations=[registration])
+            )
+        except Exception:  # the client refused: config changes then need a save or a restart
+            logger.warning("The client did not accept file watchers", exc_info=True)
+
+    def _did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        self._documents[uri] = _Document()
+        self._schedule(uri, 0.0)
+
+    def _did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        self._schedule(params.text_document.uri, self.debounce)
+
+    def _did_save(self, params: types.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if _file_name(uri) in CONFIG_FILENAMES:
+            self._invalidate(settings=True)
+        elif _file_name(uri).endswith(_FACT_SUFFIXES):
+            self._invalidate(settings=False)
+        self._schedule(uri, 0.0)
+
+    def _did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        state = self._documents.pop(uri, None)
+        if state is not None and state.pending is not None:
+            state.pending.cancel()
+        if not self.pull_diagnostics:
+            self._publish(uri, [], None)
+
+    def _did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        names = [_file_name(change.uri) for change in params.changes]
+        if any(name in CONFIG_FILENAMES for name in names):
+            self._invalidate(settings=True)
+        elif any(name.endswith(_FACT_SUFFIXES) for name in names):
+            self._invalidate(settings=False)
+
+    async def _pull(self, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        state = await self._current(params.text_document.uri)
+        if state is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        if params.previous_result_id is not None and params.previous_result_id == state.result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=state.result_id)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=state.shown, result_id=state.result_id or None
+        )
+
+    async def _code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        uri = params.text_document.uri
+        state = await self._current(uri)
+        if state is None or not state.parsed or state.source is None:
+            return None
+        document = self.workspace.get_text_document(uri)
+        source = state.source
+        if document.source != source:
+            return None  # changed while it was checked: the client will ask again
+        codec = document.position_codec
+        only = params.context.only
+        actions: list[types.CodeAction] = []
+        if _wants(only, types.CodeActionKind.QuickFix):
+            seen: set[tuple[str, str]] = set()  # two rules, one line: one noqa action
+            for finding, shown in state.findings:
+                if not _overlaps(shown.range, params.range):
+                    continue
+                for action in self._quick_fixes(document, source, codec, finding, shown):
+                    key = (action.title, repr(action.edit))
+                    if key not in seen:
+                        seen.add(key)
+                        actions.append(action)
+        if _wants(only, FIX_ALL_KIND) and any(
+            fixes.is_applicable(finding) for finding, _ in state.findings
+        ):
+            fixed = await self._run(self._fix_all, uri, source)
+            if fixed != source and self.workspace.get_text_document(uri).source == source:
+                actions.append(
+                    types.CodeAction(
+                        title=f"{SOURCE}: Fix all auto-fixable problems",
+                        kind=FIX_ALL_KIND,
+                        edit=self._workspace_edit(document, text_edits(source, fixed, codec)),
+                    )
+                )
+        return actions
+
+    def _quick_fixes(
+        self,
+        document: TextDocument,
+        source: str,
+        codec: PositionCodec,
+        finding: Diagnostic,
+        shown: types.Diagnostic,
+    ) -> Iterable[types.CodeAction]:
+        fix = finding.fix
+        if fix is not None and fix.applicability is not Applicability.DISPLAY_ONLY:
+            fixed = _apply_one(source, fix)
+            if fixed is not None and fixed != source:
+                safe = fix.applicability is Applicability.SAFE
+                title = f"{SOURCE} ({finding.code}): {fix.message}"
+                yield types.CodeAction(
+                    title=title if safe else f"{title} (unsafe fix)",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[shown],
+                    edit=self._workspace_edit(document, text_edits(source, fixed, codec)),
+                    is_preferred=safe,
+                )
+        silenced = _with_noqa(source, finding.noqa_row, finding.code)
+        if silenced is not None:
+            yield types.CodeAction(
+                title=f"Disable {finding.code} for this line",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[shown],
+                edit=self._workspace_edit(document, text_edits(source, silenced, codec)),
+            )
+
+    def _shutdown(self, params: None) -> None:
+        for state in self._documents.values():
+            if state.pending is not None:
+                state.pending.cancel()
+        for task in self._tasks:
+            task.cancel()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- checking -----------------------------------------------------------
+
+    async def _current(self, uri: str) -> _Document | None:
+        """The document's state, checked for its current text (``None``: not Python)."""
+        document = self.workspace.get_text_document(uri)
+        try:
+            source = document.source
+        except OSError:  # a pull for a file that is not open and not on disk
+            return None
+        if not _is_python(document):
+            return None
+        state = self._documents.get(uri) or _Document()
+        generation = self._generation
+        if state.source == source and state.generation == generation:
+            return state
+        self._serial += 1
+        serial = self._serial
+        found = await self._run(self._check, uri, source)
+        if serial < state.applied_serial:
+            return state  # a newer text was checked meanwhile
+        state.applied_serial = serial
+        state.source, state.version, state.generation = source, document.version, generation
+        if any(finding.code == ParseError.code for finding in found):
+            state.parsed = False  # keep showing the last good findings
+            return state
+        state.parsed = True
+        index = _LineIndex(source)
+        codec = document.position_codec
+        state.findings = [(finding, _to_lsp(finding, index, codec)) for finding in found]
+        shown = [lsp for _, lsp in state.findings]
+        if shown != state.shown or not state.result_id:
+            state.shown = shown
+            state.result_id = str(serial)
+        return state
+
+    async def _run(self, function: Callable[[str, str], Any], uri: str, source: str) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, function, uri, source)
+
+    def _check(self, uri: str, source: str) -> list[Diagnostic]:
+        """Runs on the worker thread: settings, exclusion, the engine; never raises."""
+        path = _path_of(uri)
+        try:
+            settings = self._settings_for(path)
+            if path and _is_excluded(path, self._resolver):
+                return []
+            return check_source(source, path, settings, self._project)
+        except ConfigError as error:
+            return [_engine_diagnostic(path, str(error))]
+        except Exception as error:
+            logger.exception("Checking %s failed", uri)
+            return [_engine_diagnostic(path, f"Internal error in toolret: {error!r}")]
+
+    def _fix_all(self, uri: str, source: str) -> str:
+        """Runs on the worker thread: ``source`` with every safe fix applied."""
+        path = _path_of(uri)
+        try:
+            settings = self._settings_for(path)
+
+            def check(text: str) -> list[Diagnostic]:
+                return check_source(text, path, settings, self._project)
+
+            return fixes.fix_source(source, check).source
+        except Exception:
+            logger.exception("Fixing %s failed", uri)
+            return source
+
+    def _settings_for(self, path: str) -> Settings:
+        if path:
+            return self._resolver(Path(path))
+        root = self.workspace.root_path
+        return self._resolver(Path(root) if root else Path.cwd())
+
+    @staticmethod
+    def _new_resolver() -> SettingsResolver:
+        # TRV001 always on: it is how a buffer that does not parse is told apart
+        # (it is never shown, so the user's choice about it does not matter here).
+        return SettingsResolver(
+            overrides=lambda settings: settings.with_overrides(extend_select=[ParseError.code])
+        )
+
+    # -- publishing -----------------------------------------------------------
+
+    def _schedule(self, uri: str, delay: float) -> None:
+        """Push mode: check ``uri`` after ``delay`` seconds of quiet, then publish."""
+        state = self._documents.get(uri)
+        if self.pull_diagnostics or state is None:
+            return
+        if state.pending is not None:
+            state.pending.cancel()
+        state.pending = asyncio.get_running_loop().create_task(self._publish_later(uri, delay))
+
+    async def _publish_later(self, uri: str, delay: float) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            state = await self._current(uri)
+            if state is not None and self._documents.get(uri) is state:
+                self._publish(uri, state.shown, state.version)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("Publishing diagnostics for %s failed", uri)
+
+    def _publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def _invalidate(self, *, settings: bool) -> None:
+        """Settings or project facts may have changed: check the open documents again."""
+        if settings:
+            self._resolver = self._new_resolver()
+        self._generation += 1
+        task = asyncio.get_running_loop().create_task(self._recheck_open_documents())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _recheck_open_documents(self) -> None:
+        try:
+            await asyncio.sleep(self.debounce)
+            changed = False
+            for uri in list(self._documents):
+                before = self._documents[uri].shown
+                state = await self._current(uri)
+                if state is None or state.shown == before:
+                    continue
+                changed = True
+                if not self.pull_diagnostics and self._documents.get(uri) is state:
+                    self._publish(uri, state.shown, state.version)
+            if changed and self.pull_diagnostics and self._refresh_support:
+                self.workspace_diagnostic_refresh(None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("Re-checking the open documents failed")
+
+    def _workspace_edit(
+        self, document: TextDocument, edits: list[types.TextEdit]
+    ) -> types.WorkspaceEdit:
+        if self._document_changes:
+            identifier = types.OptionalVersionedTextDocumentIdentifier(
+                uri=document.uri, version=document.version
+            )
+            return types.WorkspaceEdit(
+                document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)]
+            )
+        return types.WorkspaceEdit(changes={document.uri: edits})
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _path_of(uri: str) -> str:
+    """The file system path of a ``file:`` URI; ``""`` for an unsaved buffer."""
+    if not uri.startswith("file:"):
+        return ""
+    return to_fs_path(uri) or ""
+
+
+def _file_name(uri: str) -> str:
+    return uri.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _is_python(document: TextDocument) -> bool:
+    if document.language_id is not None:
+        return document.language_id == "python"
+    return _file_name(document.uri).endswith(_PYTHON_SUFFIXES)
+
+
+def _is_excluded(path: str, resolver: SettingsResolver) -> bool:
+    """Whether ``exclude`` settings drop ``path`` (ruff's ``--force-exclude`` semantics)."""
+    try:
+        return not any(
+            True for _ in discover([Path(path)], settings_for=resolver, force_exclude=True)
+        )
+    except DiscoveryError:  # not on disk (yet): nothing to match but the name
+        return False
+
+
+def _to_lsp(finding: Diagnostic, index: _LineIndex, codec: PositionCodec) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=types.Range(
+            index.location(finding.location, codec), index.location(finding.end_location, codec)
+        ),
+        message=finding.message,
+        severity=_SEVERITY[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=finding.url),
+        source=SOURCE,
+    )
+
+
+def _engine_diagnostic(path: str, message: str) -> Diagnostic:
+    start = Location(row=1, column=1)
+    return Diagnostic(
+        code=InternalError.code,
+        name=InternalError.name,
+        message=message,
+        severity=InternalError.severity,
+        filename=path,
+        location=start,
+        end_location=start,
+    )
+
+
+def _apply_one(source: str, fix: Fix) -> str | None:
+    try:
+        fixed, applied, _ = fixes.apply_fixes(source, [fix])
+    except Exception:
+        logger.exception("Applying %r failed", fix.message)
+        return None
+    return fixed if applied else None
+
+
+def _with_noqa(source: str, row: int, code: str) -> str | None:
+    """``source`` with ``code`` silenced on ``row``; ``None`` if there is nothing to add."""
+    index = _LineIndex(source)
+    if not 1 <= row <= len(index.starts):
+        return None
+    line = index.line_text(row - 1)
+    silenced = add_noqa(line, code)
+    if silenced == line:
+        return None
+    start = index.starts[row - 1]
+    return source[:start] + silenced + source[start + len(line) :]
+
+
+# ------------------------------------------------------------------ entry point
+
+
+def main() -> None:
+    """``toolret lsp``: serve the language server on stdin/stdout until the client exits."""
+    logging.basicConfig(
+        stream=sys.stderr,  # stdout carries the protocol
+        level=logging.WARNING,
+        format="toolret lsp: %(levelname)s %(name)s: %(message)s",
+    )
+    ToolretLanguageServer().start_io()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,375 @@
+"""The language server end to end: a real ``python -m lint_rules.lsp`` process driven by
+pytest-lsp's client, as an editor would drive ``toolret lsp``."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pygls", reason="the language server needs the lsp extra (pygls)")
+pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp drives the server")
+
+from lsprotocol import types  # noqa: E402
+from pygls.exceptions import JsonRpcException  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+pytestmark = pytest.mark.asyncio
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lint_rules.lsp"])
+
+# A PolyAI function returning an int (TRV101) on a line with non-ASCII text before the
+# return value: "é" is one UTF-16 unit, "🎉" two; toolret's columns count code points.
+PREFIX = '    label = "café 🎉"; return '
+SOURCE = (
+    f"def count_bookings(conv):\n    bookings = conv.state.bookings or []\n{PREFIX}len(bookings)\n"
+)
+FIXED = SOURCE.replace("return len(bookings)", "return str(len(bookings))")
+
+# One unsafe fix (TRV105: rename a key) and two safe ones (TRV101).
+MIXED = """\
+def count_bookings(conv):
+    if conv.state.vip:
+        return {"utterence": "Welcome back!"}
+    bookings = conv.state.bookings or []
+    if not bookings:
+        return 0
+    return len(bookings)
+"""
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    yield
+    await lsp_client.shutdown_session()
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def capabilities(*, pull: bool) -> types.ClientCapabilities:
+    return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(
+            position_encodings=[types.PositionEncodingKind.Utf16]
+        ),
+        text_document=types.TextDocumentClientCapabilities(
+            diagnostic=types.DiagnosticClientCapabilities() if pull else None,
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+            code_action=types.CodeActionClientCapabilities(is_preferred_support=True),
+        ),
+        workspace=types.WorkspaceClientCapabilities(
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True),
+        ),
+    )
+
+
+async def start(client: LanguageClient, root: Path, *, pull: bool) -> types.InitializeResult:
+    return await client.initialize_session(
+        types.InitializeParams(capabilities=capabilities(pull=pull), root_uri=root.as_uri())
+    )
+
+
+def function_file(root: Path, name: str = "count_bookings") -> str:
+    """The URI of a PolyAI function file (``functions/<name>.py``) under ``root``."""
+    path = root / "functions" / f"{name}.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.as_uri()
+
+
+def open_document(client: LanguageClient, uri: str, text: str) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="python", version=1, text=text
+            )
+        )
+    )
+
+
+def change_document(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+async def published(client: LanguageClient, uri: str) -> Sequence[types.Diagnostic]:
+    """Wait for the next ``publishDiagnostics`` of ``uri``."""
+    while True:
+        params = await asyncio.wait_for(
+            client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=10
+        )
+        if params.uri == uri:
+            return list(params.diagnostics)
+
+
+async def code_actions(
+    client: LanguageClient,
+    uri: str,
+    diagnostic: types.Diagnostic,
+    only: list[str] | None = None,
+) -> list[types.CodeAction]:
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic], only=only),
+        )
+    )
+    return [action for action in result or [] if isinstance(action, types.CodeAction)]
+
+
+def offset(text: str, position: types.Position) -> int:
+    """A UTF-16 LSP position as an index into ``text`` (lines end at ``\\n`` here)."""
+    lines = text.split("\n")
+    index = sum(len(line) + 1 for line in lines[: position.line])
+    units = 0
+    line = lines[position.line] if position.line < len(lines) else ""
+    for char in line:
+        if units >= position.character:
+            break
+        units += utf16(char)
+        index += 1
+    return index
+
+
+def apply(text: str, edit: types.WorkspaceEdit | None, uri: str) -> str:
+    """Apply a workspace edit's text edits for ``uri`` the way a client does."""
+    assert edit is not None
+    edits: list[types.TextEdit] = []
+    for change in edit.document_changes or []:
+        assert isinstance(change, types.TextDocumentEdit)
+        assert change.text_document.uri == uri
+        edits.extend(e for e in change.edits if isinstance(e, types.TextEdit))
+    edits.extend((edit.changes or {}).get(uri, []))
+    spans = sorted(
+        ((offset(text, e.range.start), offset(text, e.range.end), e.new_text) for e in edits),
+        reverse=True,
+    )
+    for start, end, new_text in spans:
+        text = text[:start] + new_text + text[end:]
+    return text
+
+
+async def send_raw(client: LanguageClient, message: dict[str, Any]) -> Any:
+    """Send a message as is: the client's own methods would refuse to serialise bad params.
+
+    For a request, wait for its answer (registered where pygls matches responses).
+    """
+    protocol = client.protocol
+    answer: Future[Any] = Future()
+    if "id" in message:
+        protocol._request_futures[message["id"]] = answer
+    else:
+        answer.set_result(None)
+    protocol._send_data(message)
+    return await asyncio.wait_for(asyncio.wrap_future(answer), timeout=10)
+
+
+async def pull(
+    client: LanguageClient, uri: str, previous: str | None = None
+) -> types.DocumentDiagnosticReport:
+    return await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=previous
+        )
+    )
+
+
+# ------------------------------------------------------------------ push mode
+
+
+async def test_diagnostic_at_utf16_position_and_its_quick_fix(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path, pull=False)
+    uri = function_file(tmp_path)
+    open_document(client, uri, SOURCE)
+    (diagnostic,) = await published(client, uri)
+
+    assert diagnostic.code == "TRV101"
+    assert diagnostic.source == "toolret"
+    assert diagnostic.severity == types.DiagnosticSeverity.Error
+    assert diagnostic.code_description is not None
+    assert diagnostic.code_description.href.endswith("TRV101.md")
+    start_character = utf16(PREFIX)
+    assert start_character == len(PREFIX) + 1  # the emoji is two UTF-16 units
+    assert diagnostic.range == types.Range(
+        start=types.Position(line=2, character=start_character),
+        end=types.Position(line=2, character=start_character + len("len(bookings)")),
+    )
+
+    actions = await code_actions(client, uri, diagnostic)
+    titles = [action.title for action in actions]
+    assert titles == [
+        "toolret (TRV101): Wrap in `str()`",
+        "Disable TRV101 for this line",
+        "toolret: Fix all auto-fixable problems",
+    ]
+    fix = actions[0]
+    assert fix.kind == types.CodeActionKind.QuickFix
+    assert fix.is_preferred is True
+    assert list(fix.diagnostics or []) == [diagnostic]
+    fixed = apply(SOURCE, fix.edit, uri)
+    assert fixed == FIXED
+
+    change_document(client, uri, 2, fixed)
+    assert await published(client, uri) == []
+
+
+async def test_noqa_action_silences_the_diagnostic(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path, pull=False)
+    uri = function_file(tmp_path)
+    open_document(client, uri, SOURCE)
+    (diagnostic,) = await published(client, uri)
+
+    actions = await code_actions(client, uri, diagnostic, only=[types.CodeActionKind.QuickFix])
+    (noqa,) = [action for action in actions if action.title == "Disable TRV101 for this line"]
+    assert not noqa.is_preferred
+    silenced = apply(SOURCE, noqa.edit, uri)
+    assert silenced == SOURCE.replace("len(bookings)\n", "len(bookings)  # noqa: TRV101\n")
+
+    change_document(client, uri, 2, silenced)
+    assert await published(client, uri) == []
+
+    # An existing directive is extended rather than duplicated.
+    other = SOURCE.replace("len(bookings)\n", "len(bookings)  # noqa: TRV103\n")
+    change_document(client, uri, 3, other)
+    (diagnostic,) = await published(client, uri)
+    actions = await code_actions(client, uri, diagnostic)
+    (noqa,) = [action for action in actions if action.title.startswith("Disable")]
+    assert apply(other, noqa.edit, uri).endswith("len(bookings)  # noqa: TRV103, TRV101\n")
+
+
+async def test_fix_all_applies_safe_fixes_only(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path, pull=False)
+    uri = function_file(tmp_path)
+    open_document(client, uri, MIXED)
+    diagnostics = await published(client, uri)
+    assert [d.code for d in diagnostics] == ["TRV105", "TRV101", "TRV101"]
+
+    unsafe = await code_actions(client, uri, diagnostics[0])
+    assert unsafe[0].title == "toolret (TRV105): Rename to `utterance` (unsafe fix)"
+    assert not unsafe[0].is_preferred
+    assert '"utterance"' in apply(MIXED, unsafe[0].edit, uri)
+
+    (fix_all,) = await code_actions(
+        client, uri, diagnostics[1], only=[types.CodeActionKind.SourceFixAll]
+    )
+    assert fix_all.kind == "source.fixAll.toolret"
+    fixed = apply(MIXED, fix_all.edit, uri)
+    assert fixed == MIXED.replace("return 0", "return str(0)").replace(
+        "return len(bookings)", "return str(len(bookings))"
+    )
+
+    change_document(client, uri, 2, fixed)
+    assert [d.code for d in await published(client, uri)] == ["TRV105"]
+
+
+async def test_buffer_that_does_not_parse_keeps_the_last_diagnostics(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path, pull=False)
+    uri = function_file(tmp_path)
+    open_document(client, uri, SOURCE)
+    good = await published(client, uri)
+    assert [d.code for d in good] == ["TRV101"]
+
+    broken = SOURCE + "def half_typed(:\n"
+    change_document(client, uri, 2, broken)
+    assert await published(client, uri) == good  # no TRV001, nothing lost
+    (diagnostic,) = good
+    assert await code_actions(client, uri, diagnostic) == []  # its edits belong to older text
+
+    change_document(client, uri, 3, FIXED + "def half_typed(:\n")
+    assert await published(client, uri) == good
+    change_document(client, uri, 4, FIXED)
+    assert await published(client, uri) == []
+
+
+async def test_malformed_request_gets_invalid_params_and_the_server_goes_on(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path, pull=False)
+    uri = function_file(tmp_path)
+
+    with pytest.raises(JsonRpcException) as error:
+        await send_raw(
+            client,
+            {
+                "jsonrpc": "2.0",
+                "id": "malformed",
+                "method": types.TEXT_DOCUMENT_CODE_ACTION,
+                "params": {"textDocument": {"uri": uri}, "range": "everything"},
+            },
+        )
+    assert error.value.code == -32602  # InvalidParams
+    assert "range" in error.value.message
+
+    # A malformed notification has no answer; it must not stop the server either.
+    await send_raw(
+        client,
+        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_DID_OPEN, "params": {"textDocument": 42}},
+    )
+
+    open_document(client, uri, SOURCE)
+    (diagnostic,) = await published(client, uri)
+    actions = await code_actions(client, uri, diagnostic)
+    assert actions[0].title == "toolret (TRV101): Wrap in `str()`"
+
+
+# ------------------------------------------------------------------ pull mode
+
+
+async def test_pull_mode_answers_requests_and_never_pushes(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    result = await start(client, tmp_path, pull=True)
+    assert result.capabilities.diagnostic_provider is not None
+    uri = function_file(tmp_path)
+    open_document(client, uri, SOURCE)
+
+    report = await pull(client, uri)
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    (diagnostic,) = report.items
+    assert diagnostic.code == "TRV101"
+    assert diagnostic.range.start == types.Position(line=2, character=utf16(PREFIX))
+
+    unchanged = await pull(client, uri, previous=report.result_id)
+    assert isinstance(unchanged, types.RelatedUnchangedDocumentDiagnosticReport)
+
+    # Not parsing: the last good diagnostics stay.
+    change_document(client, uri, 2, SOURCE + "def half_typed(:\n")
+    broken = await pull(client, uri)
+    assert isinstance(broken, types.RelatedFullDocumentDiagnosticReport)
+    assert broken.items == report.items
+
+    change_document(client, uri, 3, FIXED)
+    fixed = await pull(client, uri, previous=report.result_id)
+    assert isinstance(fixed, types.RelatedFullDocumentDiagnosticReport)
+    assert list(fixed.items) == []
+
+    # The closest [tool.toolret] governs each file.
+    project = tmp_path / "other"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.toolret]\nignore = ["TRV101"]\n')
+    ignored_uri = function_file(project)
+    open_document(client, ignored_uri, SOURCE)
+    ignored = await pull(client, ignored_uri)
+    assert isinstance(ignored, types.RelatedFullDocumentDiagnosticReport)
+    assert list(ignored.items) == []
+
+    await asyncio.sleep(2 * 0.3)  # longer than the debounce: a push would have arrived
+    assert client.diagnostics == {}
