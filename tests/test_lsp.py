@@ -4,6 +4,7 @@ pytest-lsp's client, as an editor would drive ``toolret lsp``."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Future
@@ -18,8 +19,6 @@ pytest_lsp = pytest.importorskip("pytest_lsp", reason="pytest-lsp drives the ser
 from lsprotocol import types  # noqa: E402
 from pygls.exceptions import JsonRpcException  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
-
-pytestmark = pytest.mark.asyncio
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lint_rules.lsp"])
 
@@ -43,8 +42,28 @@ def count_bookings(conv):
 """
 
 
-@pytest_lsp.fixture(config=SERVER)
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+# One server per client kind for the whole module (starting one costs about a second);
+# each test works on documents of its own directory, so the tests stay independent.
+in_module_loop = pytest.mark.asyncio(loop_scope="module")
+INITIALIZED: dict[str, types.InitializeResult] = {}
+
+
+@pytest_lsp.fixture(config=SERVER, scope="module")
+async def push_client(
+    lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[None]:
+    """A client without ``textDocument.diagnostic``: the server publishes."""
+    await start(lsp_client, tmp_path_factory.mktemp("push"), pull=False)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=SERVER, scope="module")
+async def pull_client(
+    lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[None]:
+    """A client with ``textDocument.diagnostic``: it pulls, the server never publishes."""
+    INITIALIZED["pull"] = await start(lsp_client, tmp_path_factory.mktemp("pull"), pull=True)
     yield
     await lsp_client.shutdown_session()
 
@@ -132,12 +151,12 @@ async def code_actions(
 
 
 def offset(text: str, position: types.Position) -> int:
-    """A UTF-16 LSP position as an index into ``text`` (lines end at ``\\n`` here)."""
-    lines = text.split("\n")
-    index = sum(len(line) + 1 for line in lines[: position.line])
+    """A UTF-16 LSP position as an index into ``text`` (LSP lines: ``\\n``, ``\\r\\n``, ``\\r``)."""
+    lines = re.split(r"(?<=\r\n)|(?<=\r)(?!\n)|(?<=\n)", text)
+    index = sum(len(line) for line in lines[: position.line])
     units = 0
     line = lines[position.line] if position.line < len(lines) else ""
-    for char in line:
+    for char in line.rstrip("\r\n"):
         if units >= position.character:
             break
         units += utf16(char)
@@ -191,10 +210,11 @@ async def pull(
 # ------------------------------------------------------------------ push mode
 
 
+@in_module_loop
 async def test_diagnostic_at_utf16_position_and_its_quick_fix(
-    client: LanguageClient, tmp_path: Path
+    push_client: LanguageClient, tmp_path: Path
 ) -> None:
-    await start(client, tmp_path, pull=False)
+    client = push_client
     uri = function_file(tmp_path)
     open_document(client, uri, SOURCE)
     (diagnostic,) = await published(client, uri)
@@ -229,8 +249,11 @@ async def test_diagnostic_at_utf16_position_and_its_quick_fix(
     assert await published(client, uri) == []
 
 
-async def test_noqa_action_silences_the_diagnostic(client: LanguageClient, tmp_path: Path) -> None:
-    await start(client, tmp_path, pull=False)
+@in_module_loop
+async def test_noqa_action_silences_the_diagnostic(
+    push_client: LanguageClient, tmp_path: Path
+) -> None:
+    client = push_client
     uri = function_file(tmp_path)
     open_document(client, uri, SOURCE)
     (diagnostic,) = await published(client, uri)
@@ -253,8 +276,9 @@ async def test_noqa_action_silences_the_diagnostic(client: LanguageClient, tmp_p
     assert apply(other, noqa.edit, uri).endswith("len(bookings)  # noqa: TRV103, TRV101\n")
 
 
-async def test_fix_all_applies_safe_fixes_only(client: LanguageClient, tmp_path: Path) -> None:
-    await start(client, tmp_path, pull=False)
+@in_module_loop
+async def test_fix_all_applies_safe_fixes_only(push_client: LanguageClient, tmp_path: Path) -> None:
+    client = push_client
     uri = function_file(tmp_path)
     open_document(client, uri, MIXED)
     diagnostics = await published(client, uri)
@@ -278,10 +302,11 @@ async def test_fix_all_applies_safe_fixes_only(client: LanguageClient, tmp_path:
     assert [d.code for d in await published(client, uri)] == ["TRV105"]
 
 
+@in_module_loop
 async def test_buffer_that_does_not_parse_keeps_the_last_diagnostics(
-    client: LanguageClient, tmp_path: Path
+    push_client: LanguageClient, tmp_path: Path
 ) -> None:
-    await start(client, tmp_path, pull=False)
+    client = push_client
     uri = function_file(tmp_path)
     open_document(client, uri, SOURCE)
     good = await published(client, uri)
@@ -299,10 +324,11 @@ async def test_buffer_that_does_not_parse_keeps_the_last_diagnostics(
     assert await published(client, uri) == []
 
 
+@in_module_loop
 async def test_malformed_request_gets_invalid_params_and_the_server_goes_on(
-    client: LanguageClient, tmp_path: Path
+    push_client: LanguageClient, tmp_path: Path
 ) -> None:
-    await start(client, tmp_path, pull=False)
+    client = push_client
     uri = function_file(tmp_path)
 
     with pytest.raises(JsonRpcException) as error:
@@ -333,11 +359,12 @@ async def test_malformed_request_gets_invalid_params_and_the_server_goes_on(
 # ------------------------------------------------------------------ pull mode
 
 
+@in_module_loop
 async def test_pull_mode_answers_requests_and_never_pushes(
-    client: LanguageClient, tmp_path: Path
+    pull_client: LanguageClient, tmp_path: Path
 ) -> None:
-    result = await start(client, tmp_path, pull=True)
-    assert result.capabilities.diagnostic_provider is not None
+    client = pull_client
+    assert INITIALIZED["pull"].capabilities.diagnostic_provider is not None
     uri = function_file(tmp_path)
     open_document(client, uri, SOURCE)
 
@@ -373,3 +400,68 @@ async def test_pull_mode_answers_requests_and_never_pushes(
 
     await asyncio.sleep(2 * 0.3)  # longer than the debounce: a push would have arrived
     assert client.diagnostics == {}
+
+
+@in_module_loop
+async def test_config_change_rechecks_open_documents(
+    push_client: LanguageClient, tmp_path: Path
+) -> None:
+    client = push_client
+    uri = function_file(tmp_path)
+    open_document(client, uri, SOURCE)
+    assert [d.code for d in await published(client, uri)] == ["TRV101"]
+
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.toolret]\nignore = ["TRV101"]\n')
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
+    assert await published(client, uri) == []
+
+
+# ------------------------------------------------------------------ positions and edits
+
+
+def test_positions_follow_lsp_lines_and_the_negotiated_encoding() -> None:
+    from pygls.workspace.position_codec import PositionCodec
+
+    from lint_rules.lsp import _LineIndex
+    from lint_rules.model import Location
+
+    # A lone \r ends a line (LSP, CPython, LibCST); a form feed or U+2028 does not.
+    source = 'a = 1\rb = "\u2028x"\x0c; c = "🎉"; d\n'
+    index = _LineIndex(source)
+    utf16, utf32 = PositionCodec("utf-16"), PositionCodec("utf-32")
+    column = source.split("\r")[1].index("d") + 1
+    assert index.location(Location(row=2, column=column), utf16) == types.Position(1, column)
+    assert index.location(Location(row=2, column=column), utf32) == types.Position(1, column - 1)
+
+
+def test_text_edits_are_small_and_never_split_crlf() -> None:
+    from pygls.workspace.position_codec import PositionCodec
+
+    from lint_rules.lsp import text_edits
+
+    codec = PositionCodec("utf-16")
+    old = 'x = "é🎉"; return len(b)\r\n'
+    new = 'x = "é🎉"; return str(len(b))\r\n'
+    edits = text_edits(old, new, codec)
+    assert [(e.range.start.character, e.range.end.character, e.new_text) for e in edits] == [
+        (18, 18, "str("),
+        (23, 23, ")"),  # before the last ")": as small, and equivalent
+    ]
+    assert apply_text(old, edits) == new
+
+    # Replacing the \r of a \r\n pulls the whole line break into the edit.
+    old, new = "a\r\nb\r\n", "a\nb\r\n"
+    (edit,) = text_edits(old, new, codec)
+    assert edit.range == types.Range(types.Position(0, 1), types.Position(1, 0))
+    assert edit.new_text == "\n"
+    assert apply_text(old, [edit]) == new
+
+
+def apply_text(text: str, edits: list[types.TextEdit]) -> str:
+    uri = "file:///t.py"
+    return apply(text, types.WorkspaceEdit(changes={uri: edits}), uri)
