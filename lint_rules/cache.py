@@ -4,7 +4,11 @@ One JSON file per toolret version under ``.toolret_cache/`` maps each checked
 file's absolute path to what decided its result — its stats (size, mtime,
 inode), a content hash as the fallback check, the fingerprint of the
 settings that governed it and a digest of the cross-file facts its result
-used (a PolyAI project's prompt references) — and the diagnostics.
+used (a PolyAI project's prompt references, the ``Agent(...)`` of another
+file that uses a behaviour function) — and the diagnostics. A second table
+keeps each file's *index facts* (what whole-project mode extracts from it,
+valid while its stats are unchanged), so building the project index on a
+warm run reads no file either.
 
 Concurrent runs are safe: the file is read once at the start and, at the end,
 re-read, merged with this run's entries and replaced atomically (a temporary
@@ -27,7 +31,7 @@ from lint_rules import __version__
 from lint_rules.model import Diagnostic
 
 CACHE_DIR_NAME = ".toolret_cache"
-_FORMAT = 1
+_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -83,15 +87,18 @@ class ResultCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.path = directory / f"v{__version__}-{_FORMAT}.json"
-        self._entries: dict[str, CacheEntry] = self._read()
+        self._entries, self._facts = self._read()
         self._updates: dict[str, CacheEntry] = {}
+        self._facts_updates: dict[str, list[Any]] = {}
 
-    def _read(self) -> dict[str, CacheEntry]:
+    def _read(self) -> tuple[dict[str, CacheEntry], dict[str, list[Any]]]:
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
-            return {path: CacheEntry.from_json(entry) for path, entry in raw.items()}
-        except (OSError, ValueError, TypeError):
-            return {}  # absent, or written by something else: start afresh
+            entries = {path: CacheEntry.from_json(entry) for path, entry in raw["files"].items()}
+            facts = {path: entry for path, entry in raw["facts"].items() if len(entry) == 4}
+            return entries, facts
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return {}, {}  # absent, or written by something else: start afresh
 
     def entry(self, path: str) -> CacheEntry | None:
         return self._entries.get(path)
@@ -140,19 +147,63 @@ class ResultCache:
             [d.model_dump(mode="json") for d in diagnostics],
         )
 
+    def valid_entry(
+        self, path: str, stamp: FileStamp, settings: str, data: bytes | None = None
+    ) -> CacheEntry | None:
+        """The entry for ``path`` if its settings match and its stats do — or, given the
+        bytes, its content does. The facts digest is compared later (see ``use``)."""
+        entry = self._entries.get(path)
+        if entry is None or entry.settings != settings:
+            return None
+        if entry.stamp == stamp:
+            return entry
+        if data is not None and entry.stamp.size == stamp.size:
+            if content_digest(data) == entry.digest:
+                return entry
+        return None
+
+    def use(self, path: str, entry: CacheEntry, stamp: FileStamp) -> list[Diagnostic]:
+        """The diagnostics of a valid entry; new stats are remembered for the next run."""
+        if entry.stamp != stamp:
+            self._updates[path] = CacheEntry(
+                stamp, entry.digest, entry.settings, entry.facts, entry.diagnostics
+            )
+        return [Diagnostic.model_validate(d) for d in entry.diagnostics]
+
+    def store_empty(
+        self, path: str, stamp: FileStamp, settings: str, facts: str, digest: str
+    ) -> None:
+        """Remember that a file without any signal (content hash ``digest``) reports nothing."""
+        self._updates[path] = CacheEntry(stamp, digest, settings, facts, [])
+
+    def facts(self, path: str, stamp: FileStamp) -> dict[str, Any] | None:
+        """The index facts stored for ``path`` if its stats are unchanged, else ``None``."""
+        entry = self._facts_updates.get(path) or self._facts.get(path)
+        if entry is None or entry[:3] != [stamp.size, stamp.mtime_ns, stamp.inode]:
+            return None
+        facts = entry[3]
+        return facts if isinstance(facts, dict) else None
+
+    def store_facts(self, path: str, stamp: FileStamp, facts: dict[str, Any]) -> None:
+        self._facts_updates[path] = [stamp.size, stamp.mtime_ns, stamp.inode, facts]
+
     def save(self) -> None:
         """Merge this run's entries into the file on disk, atomically. Never raises."""
-        if not self._updates:
+        if not self._updates and not self._facts_updates:
             return
         with contextlib.suppress(OSError):
             self.directory.mkdir(parents=True, exist_ok=True)
             gitignore = self.directory / ".gitignore"
             if not gitignore.exists():
                 gitignore.write_text("# Automatically created by toolret.\n*\n", encoding="utf-8")
-            merged = self._read()  # another run may have written since we started
+            merged, merged_facts = self._read()  # another run may have written since
             merged.update(self._updates)
+            merged_facts.update(self._facts_updates)
             payload = json.dumps(
-                {path: entry.to_json() for path, entry in merged.items()},
+                {
+                    "files": {path: entry.to_json() for path, entry in merged.items()},
+                    "facts": merged_facts,
+                },
                 separators=(",", ":"),
             )
             fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
@@ -165,5 +216,5 @@ class ResultCache:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
                 raise
-            self._entries = merged
-            self._updates = {}
+            self._entries, self._facts = merged, merged_facts
+            self._updates, self._facts_updates = {}, {}

@@ -23,8 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lint_rules import prefilter
+from lint_rules.analysis.index import (
+    EMPTY_FACTS,
+    ModuleFacts,
+    ProjectIndex,
+    project_root,
+    wants_full_facts,
+)
 from lint_rules.analysis.project import Project
-from lint_rules.cache import FileStamp, ResultCache
+from lint_rules.cache import CacheEntry, FileStamp, ResultCache, content_digest
 from lint_rules.catalog import DEFAULT_ENABLED, frameworks_enabled
 from lint_rules.config import Settings, SettingsResolver
 from lint_rules.discovery import discover
@@ -107,6 +114,25 @@ class _Pending:
     facts: str
 
 
+@dataclass
+class _Given:
+    """A file of the run between the two passes: what is known of it so far."""
+
+    index: int
+    path: str
+    settings: Settings
+    keys: tuple[str, ...]
+    stamp: FileStamp
+    cached: CacheEntry | None = None
+    """A cache entry valid for the file's content and settings (facts not yet compared)."""
+    data: bytes | None = None
+    """The bytes, kept only for files that passed the prefilter."""
+    read: bool = False
+    signalled: bool = False
+    digest: str = ""
+    """The content hash of a file read but not kept (for the cache's fallback check)."""
+
+
 def run(
     paths: Sequence[Path],
     resolver: SettingsResolver,
@@ -116,19 +142,28 @@ def run(
     cache: ResultCache | None = None,
     jobs: int | None = None,
     use_prefilter: bool = True,
+    index_project: bool = True,
 ) -> RunResult:
     """Check every file under ``paths``. ``use_prefilter=False`` exists for the test
-    that proves the prefilter changes nothing."""
+    that proves the prefilter changes nothing.
+
+    Two passes: the first stats (and, where the cache cannot answer, reads)
+    every file and collects the index facts of those that can hold any; the
+    project index is completed from the rest of the project root (whole-project
+    mode, ``index_project``; pre-commit passes only changed files, but their
+    facts may live in unchanged ones) and set as ``project.index``; the second
+    pass decides from the cache or checks each file with those facts.
+    """
     project = project if project is not None else Project(revalidate=False)
     result = RunResult()
     selection = _Selection(resolver)
     slots: list[FileResult | None] = []
-    pending: list[_Pending] = []
-    for given in iter_files(paths, resolver, force_exclude=force_exclude):
-        name = os.path.abspath(given)
+    given: list[_Given] = []
+    facts: dict[str, ModuleFacts] = {}
+    for found in iter_files(paths, resolver, force_exclude=force_exclude):
+        name = os.path.abspath(found)
         settings = selection.settings(name)
         keys = selection.frameworks(settings, name)
-        index = len(slots)
         slots.append(None)
         result.checked += 1
         if not keys:
@@ -136,43 +171,158 @@ def run(
         try:
             stamp = FileStamp.of(os.stat(name))
         except OSError as error:
-            slots[index] = _unreadable(name, error, keys)
+            slots[-1] = _unreadable(name, error, keys)
             continue
-        facts = project.facts_digest(name) if "polyai" in keys else ""
+        item = _Given(len(slots) - 1, name, settings, keys, stamp)
+        indexed = index_project and _INDEXED in keys
+        known_facts = cache.facts(name, stamp) if cache is not None and indexed else None
         if cache is not None:
-            cached = cache.lookup(name, stamp, settings.fingerprint(), facts, _reader(name))
-            if cached is not None:
-                result.cached += 1
-                slots[index] = _with_source(FileResult(name, cached), None)
+            item.cached = cache.valid_entry(name, stamp, settings.fingerprint())
+        if item.cached is None or (indexed and known_facts is None):
+            try:
+                with open(name, "rb") as handle:
+                    data = handle.read()
+            except OSError as error:
+                slots[-1] = _unreadable(name, error, keys)
                 continue
-        try:
-            with open(name, "rb") as handle:
-                data = handle.read()
-        except OSError as error:
-            slots[index] = _unreadable(name, error, keys)
+            if item.cached is None and cache is not None:
+                item.cached = cache.valid_entry(name, stamp, settings.fingerprint(), data)
+            if indexed and known_facts is None:
+                module_facts = _extract(name, data, project)
+                known_facts = dict(module_facts.data)
+                if cache is not None:
+                    cache.store_facts(name, stamp, known_facts)
+            item.read = True
+            item.signalled = not use_prefilter or prefilter.signalled(keys, data, name)
+            item.data = data if item.signalled else None
+            if not item.signalled and cache is not None:
+                item.digest = content_digest(data)
+        if indexed and known_facts is not None:
+            facts[name] = ModuleFacts(known_facts)
+        given.append(item)
+
+    if index_project and any(_INDEXED in item.keys for item in given):
+        project.index = _build_index(paths, resolver, facts, project, cache)
+
+    pending: list[_Pending] = []
+    for item in given:
+        digest = project.facts_digest(item.path, item.keys)
+        if item.cached is not None and item.cached.facts == digest and cache is not None:
+            result.cached += 1
+            diagnostics = cache.use(item.path, item.cached, item.stamp)
+            slots[item.index] = _with_source(FileResult(item.path, diagnostics), item.data)
             continue
-        if use_prefilter and not prefilter.signalled(keys, data, name):
+        if not item.read:
+            try:
+                with open(item.path, "rb") as handle:
+                    data = handle.read()
+            except OSError as error:
+                slots[item.index] = _unreadable(item.path, error, item.keys)
+                continue
+            item.signalled = not use_prefilter or prefilter.signalled(item.keys, data, item.path)
+            item.data = data if item.signalled else None
+            item.digest = content_digest(data)
+            item.read = True
+        named = any(project.names_file(key, item.path) for key in item.keys)
+        if item.data is None and named:
+            try:
+                with open(item.path, "rb") as handle:
+                    item.data = handle.read()
+            except OSError as error:
+                slots[item.index] = _unreadable(item.path, error, item.keys)
+                continue
+        if item.data is None:
             if cache is not None:
-                cache.store(name, stamp, data, settings.fingerprint(), facts, [])
+                cache.store_empty(
+                    item.path, item.stamp, item.settings.fingerprint(), digest, item.digest
+                )
             continue
-        pending.append(_Pending(index, name, data, settings, stamp, facts))
+        pending.append(
+            _Pending(item.index, item.path, item.data, item.settings, item.stamp, digest)
+        )
 
     result.parsed = len(pending)
-    for item, file_result in zip(pending, _check_all(pending, project, jobs), strict=True):
-        slots[item.index] = file_result
-        if cache is not None and item.stamp is not None:
+    for pending_item, file_result in zip(pending, _check_all(pending, project, jobs), strict=True):
+        slots[pending_item.index] = file_result
+        if cache is not None and pending_item.stamp is not None:
             cache.store(
-                item.path,
-                item.stamp,
-                item.data,
-                item.settings.fingerprint(),
-                item.facts,
+                pending_item.path,
+                pending_item.stamp,
+                pending_item.data,
+                pending_item.settings.fingerprint(),
+                pending_item.facts,
                 file_result.diagnostics,
             )
     if cache is not None:
         cache.save()
     result.files = [r for r in slots if r is not None and r.diagnostics]
     return result
+
+
+# ------------------------------------------------------------- project index
+
+_INDEXED = "openai_agents"
+"""The frameworks whose rules use the project index (issue 5 adds the dispatch registries)."""
+
+
+def _extract(path: str, data: bytes, project: Project) -> ModuleFacts:
+    """A file's index facts: parsed only when its bytes can hold a cross-file fact."""
+    if not wants_full_facts(data):
+        return EMPTY_FACTS
+    from lint_rules.frameworks.openai_agents.facts import extract
+
+    return extract(path, data, project)
+
+
+def _build_index(
+    paths: Sequence[Path],
+    resolver: SettingsResolver,
+    facts: dict[str, ModuleFacts],
+    project: Project,
+    cache: ResultCache | None,
+) -> ProjectIndex:
+    """The index of the project roots of ``paths``: the files checked in this run, plus
+    the rest of each root that the given paths do not cover (its files are stat-ed,
+    and read only when the cache does not know them)."""
+    given = [Path(os.path.abspath(p)) for p in paths]
+    roots = tuple(dict.fromkeys(project_root([p]) for p in given))
+    for root in roots:
+        if any(p == root or p in root.parents for p in given if p.is_dir()):
+            continue  # the run itself walks the whole root
+        try:
+            walked = list(iter_files([root], resolver, force_exclude=True))
+        except (OSError, ValueError):
+            continue
+        for found in walked:
+            name = os.path.abspath(found)
+            if name in facts:
+                continue
+            try:
+                stamp = FileStamp.of(os.stat(name))
+            except OSError:
+                continue
+            known = cache.facts(name, stamp) if cache is not None else None
+            if known is None:
+                try:
+                    with open(name, "rb") as handle:
+                        data = handle.read()
+                except OSError:
+                    continue
+                known = dict(_extract(name, data, project).data)
+                if cache is not None:
+                    cache.store_facts(name, stamp, known)
+            facts[name] = ModuleFacts(known)
+
+    def extract_named(path: str, data: bytes) -> ModuleFacts:
+        from lint_rules.frameworks.openai_agents.facts import extract
+
+        return extract(path, data, project)
+
+    index = ProjectIndex(roots=roots, extract=extract_named)
+    for name, module_facts in facts.items():
+        index.add(name, module_facts)
+    index.finish()
+    return index
 
 
 def check_stdin(
@@ -201,7 +351,12 @@ def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> l
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     tasks = [(item.path, item.data, item.settings) for item in pending]
     chunk = max(1, len(tasks) // (workers * 4))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(project.index,),
+    ) as pool:
         return list(pool.map(_check_in_worker, tasks, chunksize=chunk))
 
 
@@ -217,6 +372,12 @@ def _worker_count(pending: list[_Pending], jobs: int | None) -> int:
 
 
 _WORKER_PROJECT: Project | None = None
+
+
+def _init_worker(index: ProjectIndex | None) -> None:
+    """A worker's own project facts, with the parent's whole-project index."""
+    global _WORKER_PROJECT
+    _WORKER_PROJECT = Project(revalidate=False, index=index)
 
 
 def _check_in_worker(task: tuple[str, bytes, Settings]) -> FileResult:

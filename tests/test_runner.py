@@ -125,7 +125,7 @@ def test_cache_file_is_valid_json_and_merged_by_concurrent_runs(tmp_path: Path) 
     run([a], cache=first)
     run([b], cache=second)
     (stored,) = cache_dir.glob("v*.json")
-    entries = json.loads(stored.read_text())
+    entries = json.loads(stored.read_text())["files"]
     assert {Path(p).parts[-3] for p in entries} == {"a", "b"}
 
 

@@ -185,7 +185,9 @@ class Project:
         """
         if not self.read_files or path in ("", "-"):
             return False
-        directory = os.path.dirname(os.path.abspath(path))
+        directory = os.path.dirname(path)
+        if not os.path.isabs(directory):
+            directory = os.path.dirname(os.path.abspath(path))
         key = (directory, package)
         known = self._first_party.get(key)
         if known is None:
