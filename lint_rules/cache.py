@@ -157,9 +157,12 @@ class ResultCache:
             return None
         if entry.stamp == stamp:
             return entry
-        if data is not None and entry.stamp.size == stamp.size:
-            if content_digest(data) == entry.digest:
-                return entry
+        if (
+            data is not None
+            and entry.stamp.size == stamp.size
+            and content_digest(data) == entry.digest
+        ):
+            return entry
         return None
 
     def use(self, path: str, entry: CacheEntry, stamp: FileStamp) -> list[Diagnostic]:
