@@ -502,7 +502,7 @@ class ToolretLanguageServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         try:
             source = document.source
-        except OSError:  # a pull for a file that is not open and not on disk
+        except Exception:  # not open, and not a file on disk (or no path at all)
             return None
         if not _is_python(document):
             return None

@@ -350,6 +350,17 @@ async def test_malformed_request_gets_invalid_params_and_the_server_goes_on(
         {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_DID_OPEN, "params": {"textDocument": 42}},
     )
 
+    # A document that is neither open nor on disk: an empty answer, not an error.
+    for missing in ((tmp_path / "missing.py").as_uri(), "untitled:Untitled-1"):
+        nothing = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=missing),
+                range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+                context=types.CodeActionContext(diagnostics=[]),
+            )
+        )
+        assert nothing is None
+
     open_document(client, uri, SOURCE)
     (diagnostic,) = await published(client, uri)
     actions = await code_actions(client, uri, diagnostic)
