@@ -277,37 +277,42 @@ def _run(options: _RunOptions, resolver: SettingsResolver, project: Project) -> 
     """Check (and with ``fix``, fix) the paths; print the result; return the exit code."""
     from lint_rules import runner
 
-    reading_stdin = options.paths == (Path("-"),)
-    try:
-        if reading_stdin:
-            data = sys.stdin.buffer.read()
-            stdin_name = str(options.stdin_filename) if options.stdin_filename else None
+    if options.paths == (Path("-"),):
+        data = sys.stdin.buffer.read()
+        stdin_name = str(options.stdin_filename) if options.stdin_filename else None
+        try:
             file_result = runner.check_stdin(data, stdin_name, resolver, project)
-            if options.fix:
-                return _fix_stdin(options, resolver, project, data, file_result)
-            result = runner.RunResult(
-                files=[file_result] if file_result.diagnostics else [], checked=1
-            )
-        else:
-            cache = None
-            if not options.no_cache:
-                from lint_rules.cache import CACHE_DIR_NAME, ResultCache
-
-                cache = ResultCache(options.cache_dir or Path.cwd() / CACHE_DIR_NAME)
-            result = runner.run(
-                list(options.paths) or [Path(".")],
-                resolver,
-                force_exclude=options.force_exclude,
-                project=project,
-                cache=cache,
-            )
-    except (ConfigError, DiscoveryError) as error:
-        _fail(str(error))
-
+        except ConfigError as error:
+            _fail(str(error))
+        if options.fix:
+            return _fix_stdin(options, resolver, project, data, file_result)
+        result = runner.RunResult(files=[file_result] if file_result.diagnostics else [], checked=1)
+    else:
+        result = _check_paths(options, resolver, project)
     if not options.fix:
         _report(options, result.diagnostics, result.sources)
         return EXIT_CLEAN if options.exit_zero or not result.diagnostics else EXIT_DIAGNOSTICS
-    return _fix_files(options, resolver, project, result)
+    return _fix_paths(options, resolver, project, result)
+
+
+def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Project) -> RunResult:
+    from lint_rules import runner
+
+    cache = None
+    if not options.no_cache:
+        from lint_rules.cache import CACHE_DIR_NAME, ResultCache
+
+        cache = ResultCache(options.cache_dir or Path.cwd() / CACHE_DIR_NAME)
+    try:
+        return runner.run(
+            list(options.paths) or [Path(".")],
+            resolver,
+            force_exclude=options.force_exclude,
+            project=project,
+            cache=cache,
+        )
+    except (ConfigError, DiscoveryError) as error:
+        _fail(str(error))
 
 
 def _report(
@@ -354,43 +359,62 @@ def _checker(
     return check_text
 
 
-def _fix_files(
+FIX_ROUNDS = 3
+"""Whole runs of check → fix at most. A fix can change the facts another file is
+checked with (a renamed ``tool_use_behavior=`` keyword makes an ``Agent(...)``
+name a behaviour function in another module): after such a fix the project is
+checked again, so that fixing twice equals fixing once."""
+
+CROSS_FILE_FRAMEWORKS = frozenset({"openai_agents", "openai_chat"})
+"""Frameworks whose fixes can change Python cross-file facts. PolyAI's cross-file
+facts are its prompts and YAML, which no fix edits; browser-use has none."""
+
+
+def _fix_paths(
     options: _RunOptions, resolver: SettingsResolver, project: Project, result: RunResult
 ) -> int:
-    from lint_rules import fixes
+    from lint_rules import fixes, formats
 
-    candidates = [fixes.Candidate(f.path, f.diagnostics, f.source) for f in result.files]
-    outcomes = fixes.fix_files(
-        candidates,
-        _checker(resolver, project),
-        unsafe=options.unsafe_fixes,
-        write=not options.diff,
-    )
-    remaining_by_path = {f.path: f.diagnostics for f in result.files}
-    sources = dict(result.sources)
     fixed = 0
     write_failed = False
-    for outcome in outcomes:
-        shown = _relative(Path(outcome.path), Path.cwd())
-        for problem in outcome.problems:
-            click.echo(f"error: {problem.describe(shown)}", err=True)
-        write_failed = write_failed or outcome.write_error
-        if outcome.result is None:
-            continue
-        remaining_by_path[outcome.path] = outcome.result.remaining
-        sources[outcome.path] = outcome.result.source
-        if outcome.changed:
-            fixed += len(outcome.result.fixed)
-    remaining = sorted(
-        (d for diagnostics in remaining_by_path.values() for d in diagnostics),
-        key=Diagnostic.sort_key,
-    )
+    reported: set[str] = set()
+    changed: dict[str, FileFix] = {}
+    for round_number in range(1, FIX_ROUNDS + 1):
+        candidates = [fixes.Candidate(f.path, f.diagnostics, f.source) for f in result.files]
+        outcomes = fixes.fix_files(
+            candidates,
+            _checker(resolver, project),
+            unsafe=options.unsafe_fixes,
+            write=not options.diff,
+        )
+        remaining_by_path = {f.path: f.diagnostics for f in result.files}
+        sources = dict(result.sources)
+        for outcome in outcomes:
+            shown = _relative(Path(outcome.path), Path.cwd())
+            for problem in outcome.problems:
+                line = f"error: {problem.describe(shown)}"
+                if line not in reported:  # a later round meets the same problem again
+                    reported.add(line)
+                    click.echo(line, err=True)
+            write_failed = write_failed or outcome.write_error
+            if outcome.result is None:
+                continue
+            remaining_by_path[outcome.path] = outcome.result.remaining
+            sources[outcome.path] = outcome.result.source
+            if outcome.changed:
+                fixed += len(outcome.result.fixed)
+                changed[outcome.path] = outcome
+        remaining = sorted(
+            (d for diagnostics in remaining_by_path.values() for d in diagnostics),
+            key=Diagnostic.sort_key,
+        )
+        if options.diff or round_number == FIX_ROUNDS or not _may_change_facts(outcomes):
+            break
+        project = _project()  # facts from the files as they are now
+        result = _check_paths(options, resolver, project)
 
     if options.diff:
-        changed = [o for o in outcomes if o.changed]
-        _print_diffs(changed)
-        from lint_rules import formats
-
+        _print_diffs(list(changed.values()))
         summary = formats.fix_only_summary(
             remaining, fixed=fixed, fixable_applicability=options.applicability, dry_run=True
         )
@@ -401,6 +425,19 @@ def _fix_files(
 
     _report(options, remaining, sources, fixed=fixed)
     return _fix_exit_code(options, fixed=fixed, remaining=remaining, failed=write_failed)
+
+
+def _may_change_facts(outcomes: Sequence[FileFix]) -> bool:
+    """Whether a written fix belongs to a framework with Python cross-file facts."""
+    from lint_rules.rules import get_rule
+
+    for outcome in outcomes:
+        if outcome.written and outcome.result is not None:
+            for diagnostic in outcome.result.fixed:
+                rule = get_rule(diagnostic.code)
+                if rule is not None and rule.framework in CROSS_FILE_FRAMEWORKS:
+                    return True
+    return False
 
 
 def _fix_exit_code(
