@@ -15,6 +15,9 @@ import pytest
 from click.testing import Result
 
 from lint_rules import fixes
+from lint_rules.analysis.project import Project
+from lint_rules.config import Settings
+from lint_rules.engine import check_source
 from lint_rules.frameworks.polyai import trv101
 from lint_rules.model import Applicability
 from lint_rules.rules import EditSpec, FixSpec
@@ -25,6 +28,20 @@ Invoke = Callable[..., Result]
 
 COUNT_TOOL = "def count(conv):\n    return 3  # the count\n"
 LIST_TOOL = "def branches(conv):\n    return ['Camden', 'Soho']\n"  # TRV101 without a fix
+BEHAVIOUR = """\
+from agents import ToolsToFinalOutputResult
+
+
+def return_count(context, results):
+    return ToolsToFinalOutputResult(is_final_output=True, final_output=len(results))
+"""
+AGENT = """\
+from agents import Agent
+
+from app.behaviour import return_count
+
+agent = Agent(name="Tickets", tool_use_behavior=return_count)
+"""
 CODEMOD_CONFIG = """\
 generated_code_marker: '@generated'
 formatter: []
@@ -293,12 +310,13 @@ def test_the_examples_diff_is_only_str_wraps(fixed_examples: Path) -> None:
         inserted = inserted_text(old, new)
         assert sorted(set(inserted)) == [")", "str("], original
         assert inserted.count("str(") == inserted.count(")")
-    assert changed == 5
+    assert changed >= 5  # the PolyAI and browser-use examples' int returns, at least
 
 
 def test_libcst_codemod_fixes_the_examples_like_toolret_fix(
     fixed_examples: Path, tmp_path: Path
 ) -> None:
+    """The documented config; every difference left must need a cross-file fact."""
     work = tmp_path / "examples"
     shutil.copytree(EXAMPLES, work)
     (tmp_path / ".libcst.codemod.yaml").write_text(CODEMOD_CONFIG)
@@ -311,10 +329,59 @@ def test_libcst_codemod_fixes_the_examples_like_toolret_fix(
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Failed to codemod 0 files." in result.stderr
+    # The codemod is at its fixed point for same-file facts (what it can see)...
+    for path in sorted(work.rglob("*.py")):
+        found = check_source(path.read_text(encoding="utf-8"), str(path), Settings(), Project())
+        assert not fixes.fixes_to_apply(found), path
+    # ...and what `toolret fix` still does on top of it needs whole-project facts.
+    after_codemod = {p: p.read_bytes() for p in work.rglob("*") if p.is_file()}
+    run("-m", "lint_rules", "fix", "--no-cache", "examples", cwd=tmp_path)
     for expected in sorted(fixed_examples.rglob("*")):
         if expected.is_file():
             actual = work / expected.relative_to(fixed_examples)
             assert actual.read_bytes() == expected.read_bytes(), actual
+    cross_file = [p for p, data in after_codemod.items() if p.read_bytes() != data]
+    assert all("openai_agents" in str(p) for p in cross_file), cross_file
+
+
+def test_a_fix_that_changes_another_files_facts_is_followed_in_the_same_run(
+    tmp_path: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Renaming `tool_use_behaviour=` (TRV310, unsafe) makes the agent name the
+    # behaviour function of another module, whose int `final_output` TRV312 then
+    # wraps: one `toolret fix`, and a second one has nothing left to do.
+    (tmp_path / "pyproject.toml").write_text("")
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "__init__.py").write_text("")
+    behaviour = app / "behaviour.py"
+    behaviour.write_text(BEHAVIOUR)
+    agent = app / "agent.py"
+    agent.write_text(AGENT.replace("tool_use_behavior", "tool_use_behaviour"))
+    monkeypatch.chdir(tmp_path)
+
+    first = toolret_cli("fix", "--no-cache", "--unsafe-fixes", "app")
+    assert (first.exit_code, first.stdout) == (0, "Found 2 errors (2 fixed, 0 remaining).\n")
+    assert agent.read_text() == AGENT
+    assert behaviour.read_text() == BEHAVIOUR.replace("len(results)", "str(len(results))")
+    again = toolret_cli("fix", "--no-cache", "--unsafe-fixes", "app")
+    assert (again.exit_code, again.stdout) == (0, "All checks passed!\n")
+
+
+def test_the_codemod_uses_same_file_facts_only(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "__init__.py").write_text("")
+    (app / "behaviour.py").write_text(BEHAVIOUR)
+    (app / "agent.py").write_text(AGENT)
+    (tmp_path / ".libcst.codemod.yaml").write_text(CODEMOD_CONFIG)
+    result = run(
+        "-m", "libcst.tool", "codemod", "fix.ToolretFixCommand", "--no-format", "app",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (app / "behaviour.py").read_text() == BEHAVIOUR  # its agent lives in agent.py
 
 
 def test_codemod_by_class_path_and_without_no_format(tmp_path: Path) -> None:
