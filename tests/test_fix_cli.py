@@ -405,3 +405,28 @@ def test_codemod_by_class_path_and_without_no_format(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert (functions / "count.py").read_text() == COUNT_TOOL.replace("3", "str(3)")
+
+
+def test_the_codemod_skips_what_the_configuration_excludes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import libcst as cst
+    from libcst.codemod import CodemodContext, SkipFile
+
+    from lint_rules.codemods import ToolretFixCommand
+
+    (tmp_path / "pyproject.toml").write_text('[tool.toolret]\nextend-exclude = ["generated"]\n')
+    kept = tmp_path / "functions" / "count.py"
+    skipped = tmp_path / "generated" / "functions" / "count.py"
+    monkeypatch.chdir(tmp_path)
+    for path in (kept, skipped):
+        path.parent.mkdir(parents=True)
+        path.write_text(COUNT_TOOL)
+    fixed = ToolretFixCommand(CodemodContext(filename=str(kept))).transform_module(
+        cst.parse_module(COUNT_TOOL)
+    )
+    assert fixed.code == COUNT_TOOL.replace("3", "str(3)")
+    with pytest.raises(SkipFile):
+        ToolretFixCommand(CodemodContext(filename=str(skipped))).transform_module(
+            cst.parse_module(COUNT_TOOL)
+        )
