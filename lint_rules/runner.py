@@ -322,6 +322,13 @@ def _build_index(
     for name, module_facts in facts.items():
         index.add(name, module_facts)
     index.finish()
+    if cache is not None:
+        for name, module_facts in index.extracted.items():
+            try:
+                stamp = FileStamp.of(os.stat(name))
+            except OSError:
+                continue
+            cache.store_facts(name, stamp, dict(module_facts.data))
     return index
 
 

@@ -150,6 +150,8 @@ class ProjectIndex:
     named: dict[str, set[str]] = field(default_factory=dict)
     """Framework key → files that a fact of another file makes relevant."""
     extract: Extractor | None = field(default=None, repr=False, compare=False)
+    extracted: dict[str, ModuleFacts] = field(default_factory=dict, repr=False, compare=False)
+    """Files a fact named and ``facts_of`` parsed: the runner caches their facts too."""
     _exists: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
 
     # -- queries used while checking
@@ -196,7 +198,7 @@ class ProjectIndex:
         except OSError:
             return EMPTY_FACTS
         facts = self.extract(path, data)
-        self.modules[path] = facts
+        self.modules[path] = self.extracted[path] = facts
         return facts
 
     def finish(self) -> None:
