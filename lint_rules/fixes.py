@@ -264,7 +264,7 @@ def apply_fixes(source: str, fixes: Iterable[Fix]) -> tuple[str, int, int]:
 
 @dataclass(frozen=True)
 class RejectedFix:
-    """A fix that was not applied because its result would not be valid Python."""
+    """A fix that was not applied: its edits are malformed, or its result would not parse."""
 
     diagnostic: Diagnostic
     reason: str
@@ -320,6 +320,14 @@ def syntax_error(source: str, *, with_compile: bool = True) -> str | None:
     return None
 
 
+def _compiles(source: str) -> bool:
+    try:
+        compile(source, "<source>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def _rejection_key(source: str, offsets: Sequence[int], diagnostic: Diagnostic) -> tuple[str, ...]:
     """What identifies one finding across passes, whose positions shift as others apply."""
     assert diagnostic.fix is not None
@@ -350,8 +358,7 @@ def fix_source(
     nothing, or after ``max_passes`` passes (``converged`` is then False).
     """
     result = FixResult(original=source, source=source, unsafe=unsafe)
-    # New syntax LibCST parses but this CPython does not: judge fixes by LibCST alone.
-    with_compile = syntax_error(source) is None
+    with_compile: bool | None = None  # decided at the first pass: most files have none
     rejected_keys: set[tuple[str, ...]] = set()
     current = source
     found = check(current) if diagnostics is None else diagnostics
@@ -369,6 +376,9 @@ def fix_source(
             result.converged = False
             break
         result.passes += 1
+        if with_compile is None:
+            # Syntax LibCST parses but this CPython does not: judge fixes by LibCST alone.
+            with_compile = _compiles(source)
         text, applied, rejected = _one_pass(current, offsets, candidates, with_compile)
         for rejection in rejected:
             rejected_keys.add(_rejection_key(current, offsets, rejection.diagnostic))

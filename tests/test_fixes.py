@@ -305,3 +305,13 @@ def test_unified_diff_is_rufffs_shape() -> None:
         re.findall(r"\\ No newline at end of file\n", no_eol)
         == ["\\ No newline at end of file\n"] * 2
     )
+
+
+def test_syntax_newer_than_this_python_is_still_fixed(tmp_path: Path) -> None:
+    # PEP 695 (3.12): LibCST parses it; an older CPython cannot compile it before
+    # the fix either, so only LibCST judges the result.
+    path = str(tmp_path / "functions" / "count.py")
+    source = "type Minutes = int\n\n\ndef count(conv):\n    return 3\n"
+    result = fix_source(source, polyai_check(path))
+    assert result.source == source.replace("return 3", "return str(3)")
+    assert result.rejected == []
