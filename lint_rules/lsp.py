@@ -35,9 +35,14 @@ What it does
   ``exclude`` / ``extend-exclude`` match (applied as with ``--force-exclude``)
   get no diagnostics.
 * Whole-project facts: the PolyAI directory facts (prompts and YAML) of each
-  document's project, re-validated by file stats on every check; a watched
-  change to them re-checks the open documents. Python cross-file facts (an
-  ``Agent(...)`` in another module) are not indexed here yet.
+  document's project, re-validated by file stats on every check, and the
+  Python cross-file facts of ``toolret check``'s project index (the
+  ``Agent(...)`` in ``main.py`` that gives a behaviour function in
+  ``behaviors.py`` its output type). The index covers the workspace folders:
+  built on a worker thread after ``initialized``, then kept up to date file by
+  file from saves and watched-file events (the saved text, not unsaved
+  buffers, as in ``toolret check``). A change of facts re-checks the open
+  documents.
 * It never dies on a bad request. pygls 2.1 deserialises a message before it
   knows which request it answers, and on failure only shows a message: the
   request would never be answered. :class:`ToolretProtocol` answers it with the
@@ -57,9 +62,10 @@ import bisect
 import difflib
 import functools
 import logging
+import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +86,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from lint_rules import __version__, fixes
+from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts, ProjectIndex, wants_full_facts
 from lint_rules.analysis.noqa import add_noqa
 from lint_rules.analysis.project import Project
 from lint_rules.config import CONFIG_FILENAMES, ConfigError, Settings, SettingsResolver
@@ -109,7 +116,10 @@ _FACT_SUFFIXES = (".yaml", ".yml", ".txt", ".md", ".json")
 _WATCHED_GLOBS = (
     *(f"**/{name}" for name in CONFIG_FILENAMES),
     "**/*.{yaml,yml,txt,md,json}",
+    "**/*.{py,pyi}",
 )
+_INDEX_LIMIT = 50_000
+"""Files indexed per workspace folder at most (a home directory opened as a workspace)."""
 _DIFF_WINDOW = 4000
 """Above this many changed characters an edit is sent as one replacement, not diffed."""
 
@@ -310,6 +320,10 @@ class ToolretLanguageServer(LanguageServer):
         # caches are only ever touched from that thread.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolret-check")
         self._tasks: set[asyncio.Task[None]] = set()
+        # Cross-file facts: each indexed file's stamp and facts, and the index built
+        # from them (worker thread only).
+        self._facts: dict[str, tuple[tuple[int, int], ModuleFacts]] = {}
+        self._index_roots: tuple[Path, ...] = ()
         self._register_features()
 
     # -- features -----------------------------------------------------------
@@ -327,6 +341,7 @@ class ToolretLanguageServer(LanguageServer):
         on(types.TEXT_DOCUMENT_DID_SAVE, self._did_save, types.SaveOptions(include_text=False))
         on(types.TEXT_DOCUMENT_DID_CLOSE, self._did_close)
         on(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, self._did_change_watched_files)
+        on(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, self._did_change_folders)
         on(
             types.TEXT_DOCUMENT_DIAGNOSTIC,
             self._pull,
@@ -365,6 +380,7 @@ class ToolretLanguageServer(LanguageServer):
         )
 
     async def _initialized(self, params: types.InitializedParams) -> None:
+        self._spawn(self._index_workspace())
         if not self._watch_files:
             return
         watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in _WATCHED_GLOBS]
@@ -394,6 +410,8 @@ class ToolretLanguageServer(LanguageServer):
             self._invalidate(settings=True)
         elif _file_name(uri).endswith(_FACT_SUFFIXES):
             self._invalidate(settings=False)
+        elif _file_name(uri).endswith(_PYTHON_SUFFIXES):
+            self._spawn(self._reindex([uri]))
         self._schedule(uri, 0.0)
 
     def _did_close(self, params: types.DidCloseTextDocumentParams) -> None:
@@ -410,6 +428,12 @@ class ToolretLanguageServer(LanguageServer):
             self._invalidate(settings=True)
         elif any(name.endswith(_FACT_SUFFIXES) for name in names):
             self._invalidate(settings=False)
+        python = [c.uri for c in params.changes if _file_name(c.uri).endswith(_PYTHON_SUFFIXES)]
+        if python:
+            self._spawn(self._reindex(python))
+
+    def _did_change_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        self._spawn(self._index_workspace())  # pygls has updated ``workspace.folders``
 
     async def _pull(self, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         state = await self._current(params.text_document.uri)
@@ -530,9 +554,104 @@ class ToolretLanguageServer(LanguageServer):
             state.result_id = str(serial)
         return state
 
-    async def _run(self, function: Callable[[str, str], Any], uri: str, source: str) -> Any:
+    async def _run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` on the worker thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, function, uri, source)
+        return await loop.run_in_executor(self._executor, function, *args)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the project index ----------------------------------------------------
+
+    async def _index_workspace(self) -> None:
+        try:
+            folders = [to_fs_path(f.uri) for f in self.workspace.folders.values()]
+            roots = [Path(f) for f in folders if f] or (
+                [Path(self.workspace.root_path)] if self.workspace.root_path else []
+            )
+            if await self._run(self._build_index, tuple(roots)):
+                self._invalidate(settings=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("Indexing the workspace failed")
+
+    async def _reindex(self, uris: list[str]) -> None:
+        try:
+            paths = [path for path in map(_path_of, uris) if path]
+            if paths and await self._run(self._update_index, paths):
+                self._invalidate(settings=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("Updating the project index failed")
+
+    def _build_index(self, roots: tuple[Path, ...]) -> bool:
+        """Worker thread: index every Python file of ``roots``; whether facts were found."""
+        self._index_roots = roots
+        for path in list(self._facts):  # a folder was removed from the workspace
+            if not any(root in Path(path).parents for root in roots):
+                del self._facts[path]
+        for root in roots:
+            try:
+                files = discover([root], settings_for=self._resolver, force_exclude=True)
+                for count, found in enumerate(files):
+                    if count == _INDEX_LIMIT:
+                        logger.warning("Indexed the first %d files of %s only", count, root)
+                        break
+                    self._read_facts(os.path.abspath(found))
+            except (OSError, ValueError, DiscoveryError, ConfigError):
+                logger.warning("Could not index %s", root, exc_info=True)
+        return self._rebuild_index()
+
+    def _update_index(self, paths: list[str]) -> bool:
+        """Worker thread: re-read the facts of ``paths``; whether the index changed."""
+        if not self._index_roots:
+            return False
+        index = self._project.index
+        changed = False
+        for path in paths:
+            before = self._facts.get(path)
+            self._read_facts(path)
+            after = self._facts.get(path)
+            if (before is None) != (after is None):
+                changed = True  # created or deleted: an import may resolve differently now
+            elif before is not None and after is not None and before[1] != after[1]:
+                changed = True
+            elif index is not None and index.modules.get(path, EMPTY_FACTS).data:
+                changed = True  # a file another one's fact names: its functions, its classes
+        return self._rebuild_index() if changed else False
+
+    def _read_facts(self, path: str) -> None:
+        try:
+            st = os.stat(path)
+            stamp = (st.st_mtime_ns, st.st_size)
+            known = self._facts.get(path)
+            if known is not None and known[0] == stamp:
+                return
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:  # deleted, or unreadable: no facts
+            self._facts.pop(path, None)
+            return
+        self._facts[path] = (stamp, _module_facts(path, data, self._project))
+
+    def _rebuild_index(self) -> bool:
+        """Derive the index from the facts read; whether any file names another."""
+        index = ProjectIndex(
+            roots=self._index_roots,
+            # A file a fact names is parsed in full, whatever its bytes hold.
+            extract=lambda path, data: _module_facts(path, data, self._project, named=True),
+        )
+        for path, (_, facts) in self._facts.items():
+            index.add(path, facts)
+        index.finish()
+        had_facts = self._project.index is not None and bool(self._project.index.uses)
+        self._project.index = index
+        return bool(index.uses) or had_facts
 
     def _check(self, uri: str, source: str) -> list[Diagnostic]:
         """Runs on the worker thread: settings, exclusion, the engine; never raises."""
@@ -609,9 +728,7 @@ class ToolretLanguageServer(LanguageServer):
         if settings:
             self._resolver = self._new_resolver()
         self._generation += 1
-        task = asyncio.get_running_loop().create_task(self._recheck_open_documents())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._recheck_open_documents())
 
     async def _recheck_open_documents(self) -> None:
         try:
@@ -699,6 +816,16 @@ def _engine_diagnostic(path: str, message: str) -> Diagnostic:
         location=start,
         end_location=start,
     )
+
+
+def _module_facts(path: str, data: bytes, project: Project, *, named: bool = False) -> ModuleFacts:
+    """A file's index facts, as ``toolret check`` gathers them: parsed only when its
+    bytes can hold an ``Agent(...)`` fact, or when another file's fact ``named`` it."""
+    if not named and not wants_full_facts(data):
+        return EMPTY_FACTS
+    from lint_rules.frameworks.openai_agents.facts import extract
+
+    return extract(path, data, project)
 
 
 def _apply_one(source: str, fix: Fix) -> str | None:

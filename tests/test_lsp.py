@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from lsprotocol import types  # noqa: E402
 from pygls.exceptions import JsonRpcException  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "lint_rules.lsp"])
 
 # A PolyAI function returning an int (TRV101) on a line with non-ASCII text before the
@@ -64,6 +66,15 @@ async def pull_client(
 ) -> AsyncIterator[None]:
     """A client with ``textDocument.diagnostic``: it pulls, the server never publishes."""
     INITIALIZED["pull"] = await start(lsp_client, tmp_path_factory.mktemp("pull"), pull=True)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=SERVER, loop_scope="module")
+async def indexed_client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    """A server whose workspace is a copy of examples/openai_agents (cross-file facts)."""
+    shutil.copytree(EXAMPLES / "openai_agents", tmp_path / "weather")
+    await start(lsp_client, tmp_path / "weather", pull=False)
     yield
     await lsp_client.shutdown_session()
 
@@ -122,6 +133,16 @@ def change_document(client: LanguageClient, uri: str, version: int, text: str) -
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
         )
     )
+
+
+async def published_until(
+    client: LanguageClient, uri: str, wanted: Callable[[list[str]], bool]
+) -> list[str]:
+    """The codes of ``uri``'s diagnostics, once a publication satisfies ``wanted``."""
+    while True:
+        codes = [str(d.code) for d in await published(client, uri)]
+        if wanted(codes):
+            return codes
 
 
 async def published(client: LanguageClient, uri: str) -> Sequence[types.Diagnostic]:
@@ -476,3 +497,34 @@ def test_text_edits_are_small_and_never_split_crlf() -> None:
 def apply_text(text: str, edits: list[types.TextEdit]) -> str:
     uri = "file:///t.py"
     return apply(text, types.WorkspaceEdit(changes={uri: edits}), uri)
+
+
+# ------------------------------------------------------------------ whole-project facts
+
+
+@in_module_loop
+async def test_cross_file_facts_come_from_the_workspace_index(
+    indexed_client: LanguageClient, tmp_path: Path
+) -> None:
+    client = indexed_client
+    root = tmp_path / "weather"
+    uri = (root / "behaviors.py").as_uri()
+    open_document(client, uri, (root / "behaviors.py").read_text())
+    # TRV305 and TRV312 need main.py's agents: only the project index knows them.
+    codes = await published_until(client, uri, lambda codes: "TRV305" in codes)
+    assert {"TRV303", "TRV304", "TRV305", "TRV306", "TRV312"} <= set(codes)
+
+    # main.py loses its agents on disk: the index follows and the open file is re-checked.
+    main = root / "main.py"
+    agents = main.read_text()
+    main.write_text("print('no agents here')\n")
+    changed = types.FileEvent(uri=main.as_uri(), type=types.FileChangeType.Changed)
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[changed]))
+    codes = await published_until(client, uri, lambda codes: "TRV305" not in codes)
+    assert "TRV312" not in codes
+    assert "TRV303" in codes  # same-file facts stay
+
+    main.write_text(agents)
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[changed]))
+    codes = await published_until(client, uri, lambda codes: "TRV305" in codes)
+    assert "TRV312" in codes
