@@ -570,6 +570,16 @@ def rules(output_format: str) -> None:
         click.echo(f"{r.code} {r.name}{fix}: {r.message}{default}")
 
 
+@main.command()
+def lsp() -> None:
+    """Run the language server over stdin/stdout (needs `pip install 'toolret[lsp]'`)."""
+    try:
+        from lint_rules.lsp import main as serve
+    except ImportError as error:
+        _fail(str(error))
+    serve()
+
+
 def _rule_json(r: type[object]) -> dict[str, object]:
     from lint_rules.docs import FRAMEWORK_TITLES, rule_page
     from lint_rules.model import rule_url

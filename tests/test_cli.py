@@ -162,3 +162,8 @@ def test_rule_and_rules(project: Path) -> None:
     listing = json.loads(toolret("rules", "--output-format", "json", cwd=project).stdout)
     assert {r["code"] for r in listing} >= {f"TRV10{n}" for n in range(1, 9)}
     assert toolret("rule", "TRV999", cwd=project).returncode == 2
+
+
+def test_lsp_subcommand_is_wired(project: Path) -> None:
+    result = toolret("lsp", "--help", cwd=project)
+    assert result.returncode == 0 and "language server" in result.stdout
