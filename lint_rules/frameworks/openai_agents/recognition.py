@@ -21,6 +21,7 @@ agents of other files that use a top-level function of this file.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -387,6 +388,7 @@ class _Finder(cst.CSTVisitor):
         self.assigned: dict[int, str] = {}
         self.scopes: dict[int, Scope] = {}
         self.pending_behaviours: list[tuple[AgentCall, cst.BaseExpression]] = []
+        self.rebound: dict[str, bool] = {}
         self.tool_calls: dict[str, tuple[cst.Call, Scope]] = {}
         """Top-level function name → ``function_tool(fn, ...)`` call that wraps it."""
 
@@ -396,12 +398,17 @@ class _Finder(cst.CSTVisitor):
         """The canonical SDK name ``node`` refers to, unless rebound where it is used."""
         if not self.sdk:
             return None
+        found = canonical(self.module.qualified_name(node))
+        if found is None:
+            return None  # cheap test first: most calls are not the SDK's
         root = _root(node)
         if root is None or self._bound_locally(root.value):
             return None
-        return canonical(self.module.qualified_name(node))
+        return found
 
     def _bound_locally(self, name: str) -> bool:
+        if not self.stack or not self._maybe_rebound(name):
+            return False
         for node, scope in reversed(self.stack):
             if isinstance(node, cst.Lambda):
                 if name in scope.lambda_params:
@@ -410,6 +417,31 @@ class _Finder(cst.CSTVisitor):
             if scope.inference.local_name_is_bound(name):
                 return True
         return False
+
+    def _maybe_rebound(self, name: str) -> bool:
+        """Whether a line of the file could bind ``name`` inside a function (a cheap text
+        test that spares the binding analysis of every function for names no function
+        rebinds: assignments, ``def``/``class``/``as``/``for`` targets, imports, parameters
+        of a one-line signature). A parameter on a line of its own in a long signature is
+        not seen: a function taking a parameter named ``Agent`` is left to chance."""
+        known = self.rebound.get(name)
+        if known is None:
+            n = re.escape(name)
+            pattern = re.compile(
+                "|".join(
+                    (
+                        rf"^[ \t]+{n}\s*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|>>|<<|\*\*)?=(?!=)",
+                        rf"^[ \t]+\w+(?:[ \t]*,[ \t]*\w+)*[ \t]*,[ \t]*{n}\b[^=\n]*=(?!=)",
+                        rf"\b(?:def|class|as|for|global|nonlocal)\s+{n}\b",
+                        rf"^[ \t]+(?:from\s+\S+\s+)?import\b[^\n]*\b{n}\b",
+                        rf"\b{n}\s*:=",
+                        rf"\bdef\s+\w+\s*\([^)]*\b{n}\b",
+                    )
+                ),
+                re.MULTILINE,
+            )
+            known = self.rebound[name] = pattern.search(self.module.source) is not None
+        return known
 
     @property
     def scope(self) -> Scope:
