@@ -1,12 +1,15 @@
 """Output formats, in ruff's dialect (names, shapes, JSON fields), one module per format.
 
 A format module defines ``NAME`` and ``render(diagnostics, options) -> str``; register it
-in ``_MODULES`` below. ruff also has ``gitlab``, ``sarif``, ``junit``, ``pylint``,
-``azure`` and ``rdjson``: they are not implemented yet.
+in ``_MODULES`` below. All twelve of ruff 0.17's formats are here, in its order:
+``concise``, ``full``, ``json``, ``json-lines``, ``junit``, ``grouped``, ``github``,
+``gitlab``, ``pylint``, ``rdjson``, ``azure``, ``sarif``. Each module's docstring says
+what it shares with ruff's output and where it deliberately differs.
 
 What the CLI prints, in order (all to stdout, or all to ``--output-file``, like ruff):
 
-1. ``render(fmt, …)`` — exactly, no newline added (``json`` has no trailing newline);
+1. ``render(fmt, …)`` — exactly, no newline added (``json``, ``gitlab``, ``rdjson`` and
+   ``sarif`` have no trailing newline, like ruff's);
 2. unless ``--quiet``: ``summary(fmt, …)``, which is empty except for ``full``,
    ``concise`` and ``grouped`` (``fix_only_summary`` replaces it in ``--fix-only`` /
    ``--diff`` mode), preceded by ``render_fix_table(…)`` with ``--show-fixes``.
@@ -20,7 +23,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from lint_rules.formats import concise, full, github, grouped, json, json_lines
+from lint_rules.formats import (
+    azure,
+    concise,
+    full,
+    github,
+    gitlab,
+    grouped,
+    json,
+    json_lines,
+    junit,
+    pylint,
+    rdjson,
+    sarif,
+)
 from lint_rules.formats._base import FixableApplicability, Renderer, RenderOptions
 from lint_rules.formats.statistics import (
     STATISTICS_FORMATS,
@@ -46,7 +62,20 @@ __all__ = [
     "summary",
 ]
 
-_MODULES = (concise, full, json, json_lines, grouped, github)
+_MODULES = (
+    concise,
+    full,
+    json,
+    json_lines,
+    junit,
+    grouped,
+    github,
+    gitlab,
+    pylint,
+    rdjson,
+    azure,
+    sarif,
+)
 _RENDERERS: dict[str, Renderer] = {module.NAME: module.render for module in _MODULES}
 
 FORMATS: tuple[str, ...] = tuple(_RENDERERS)

@@ -1,0 +1,76 @@
+"""ruff's ``rdjson`` format: reviewdog's Diagnostic Format (``DiagnosticResult``).
+
+::
+
+    {
+      "diagnostics": [
+        {
+          "code": {"url": "https://…/TRV301.md", "value": "TRV301"},
+          "location": {
+            "path": "/abs/tools/weather.py",
+            "range": {"end": {"column": 20, "line": 17}, "start": {"column": 12, "line": 17}}
+          },
+          "message": "…",
+          "severity": "ERROR",
+          "suggestions": [{"range": {…}, "text": "json.dumps(forecast)"}]
+        }
+      ],
+      "severity": "WARNING",
+      "source": {"name": "toolret", "url": "https://github.com/toolret/toolret"}
+    }
+
+(indented two spaces per level in the output). As in ruff 0.17: keys sorted, no trailing
+newline, the absolute path, code-point columns (1-based, end exclusive), one suggestion
+per edit of a fix of any applicability (``suggestions`` left out when there is no fix),
+``"severity": "WARNING"`` at the top. Unlike ruff, each diagnostic also carries its own
+``severity`` (``ERROR`` / ``WARNING`` / ``INFO``), which reviewdog prefers to the
+top-level default.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from lint_rules.formats._base import RenderOptions
+from lint_rules.formats.sarif import TOOL_NAME, TOOL_URL
+from lint_rules.model import Diagnostic, Location, Severity
+
+NAME = "rdjson"
+
+SEVERITY = {Severity.ERROR: "ERROR", Severity.WARNING: "WARNING", Severity.INFO: "INFO"}
+
+
+def _range(start: Location, end: Location) -> dict[str, dict[str, int]]:
+    return {
+        "end": {"column": end.column, "line": end.row},
+        "start": {"column": start.column, "line": start.row},
+    }
+
+
+def diagnostic_to_rdjson(diagnostic: Diagnostic) -> dict[str, Any]:
+    value: dict[str, Any] = {
+        "code": {"url": diagnostic.url, "value": diagnostic.code},
+        "location": {
+            "path": diagnostic.filename,
+            "range": _range(diagnostic.location, diagnostic.end_location),
+        },
+        "message": diagnostic.message,
+        "severity": SEVERITY[diagnostic.severity],
+    }
+    if diagnostic.fix is not None and diagnostic.fix.edits:
+        value["suggestions"] = [
+            {"range": _range(edit.location, edit.end_location), "text": edit.content}
+            for edit in diagnostic.fix.edits
+        ]
+    return value
+
+
+def render(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> str:
+    result = {
+        "diagnostics": [diagnostic_to_rdjson(diagnostic) for diagnostic in diagnostics],
+        "severity": "WARNING",
+        "source": {"name": TOOL_NAME, "url": TOOL_URL},
+    }
+    return json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False)

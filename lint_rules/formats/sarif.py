@@ -1,0 +1,200 @@
+"""SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+
+The shape follows ruff 0.17's ``sarif`` output (keys sorted at every level, two-space
+indent, no trailing newline; ``results[]`` with ``ruleId``, ``level``, ``message.text``,
+one location and, when the diagnostic has a fix of any applicability, ``fixes[]``; each
+replacement's ``insertedContent`` left out for a pure deletion), with what GitHub code
+scanning needs and ruff lacks:
+
+- ``driver.rules[]`` lists every toolret rule (not only those that fired), sorted by
+  code, each with ``id``, ``name``, ``shortDescription`` (the rule's summary),
+  ``fullDescription`` (its docstring), ``help`` (its documentation page, as ``text``
+  and ``markdown``), ``helpUri``, ``defaultConfiguration`` (``enabled``, ``level``) and
+  ruff's ``properties`` (``id``, ``kind``, ``name``, ``problem.severity``); results
+  carry a ``ruleIndex`` into that list;
+- artifact URIs are relative to the working directory (the repository root in CI) with
+  ``uriBaseId: "%SRCROOT%"``, which ``run.originalUriBaseIds`` maps to the directory's
+  ``file://`` URI; a file outside it keeps an absolute ``file://`` URI;
+- ``run.columnKind`` is ``unicodeCodePoints`` (SARIF's default is UTF-16 code units),
+  which is what toolret's columns count.
+
+Levels: error / warning / info → ``error`` / ``warning`` / ``note``; GitHub's
+``problem.severity`` property: ``error`` / ``warning`` / ``recommendation``. Each fix
+records its applicability (``safe``, ``unsafe``, ``display-only``) in ``properties``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import lint_rules
+from lint_rules.formats._base import RenderOptions, relative_path
+from lint_rules.model import DOCS_URL, Diagnostic, Location, Severity, rule_url
+
+if TYPE_CHECKING:
+    from lint_rules.rules import Rule
+
+NAME = "sarif"
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+TOOL_NAME = "toolret"
+TOOL_URL = DOCS_URL.split("/blob/", 1)[0]
+"""The project's home, ``https://github.com/toolret/toolret``."""
+SRCROOT = "%SRCROOT%"
+
+LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+PROBLEM_SEVERITY = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "recommendation",
+}
+
+
+def artifact_location(filename: str, options: RenderOptions) -> dict[str, str]:
+    """A URI relative to ``%SRCROOT%`` (the cwd), or an absolute one outside it."""
+    path = PurePath(relative_path(filename, options.cwd))
+    if path.is_absolute():
+        return {"uri": path.as_uri()}
+    return {"uri": quote(path.as_posix()), "uriBaseId": SRCROOT}
+
+
+def region(start: Location, end: Location) -> dict[str, int]:
+    return {
+        "endColumn": end.column,
+        "endLine": end.row,
+        "startColumn": start.column,
+        "startLine": start.row,
+    }
+
+
+def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
+    from lint_rules.docs import FRAMEWORK_TITLES, rule_page
+
+    page = rule_page(rule)
+    return {
+        "defaultConfiguration": {
+            "enabled": rule.default_enabled(),
+            "level": LEVEL[rule.severity],
+        },
+        "fullDescription": {"text": rule.documentation() or rule.message},
+        "help": {"markdown": page, "text": page},
+        "helpUri": rule_url(rule.code),
+        "id": rule.code,
+        "name": rule.name,
+        "properties": {
+            "id": rule.code,
+            "kind": FRAMEWORK_TITLES.get(rule.framework, rule.framework),
+            "name": rule.name,
+            "problem.severity": PROBLEM_SEVERITY[rule.severity],
+        },
+        "shortDescription": {"text": rule.message},
+    }
+
+
+def _unknown_rule_descriptor(diagnostic: Diagnostic) -> dict[str, Any]:
+    """For a code that is not a toolret rule: what the diagnostic itself tells."""
+    return {
+        "defaultConfiguration": {"enabled": True, "level": LEVEL[diagnostic.severity]},
+        "fullDescription": {"text": diagnostic.message},
+        "help": {"text": f"{diagnostic.code} ({diagnostic.name}): see {diagnostic.url}"},
+        "helpUri": diagnostic.url,
+        "id": diagnostic.code,
+        "name": diagnostic.name,
+        "properties": {
+            "id": diagnostic.code,
+            "name": diagnostic.name,
+            "problem.severity": PROBLEM_SEVERITY[diagnostic.severity],
+        },
+        "shortDescription": {"text": diagnostic.message},
+    }
+
+
+def rule_descriptors(diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
+    """Every toolret rule, by code; then any other code the diagnostics use."""
+    from lint_rules.rules import all_rules
+
+    descriptors = [_rule_descriptor(rule) for rule in all_rules()]
+    known = {descriptor["id"] for descriptor in descriptors}
+    for diagnostic in diagnostics:
+        if diagnostic.code not in known:
+            known.add(diagnostic.code)
+            descriptors.append(_unknown_rule_descriptor(diagnostic))
+    return descriptors
+
+
+def _fixes(diagnostic: Diagnostic, location: dict[str, str]) -> list[dict[str, Any]]:
+    fix = diagnostic.fix
+    if fix is None:
+        return []
+    replacements: list[dict[str, Any]] = []
+    for edit in fix.edits:
+        replacement: dict[str, Any] = {"deletedRegion": region(edit.location, edit.end_location)}
+        if edit.content:
+            replacement["insertedContent"] = {"text": edit.content}
+        replacements.append(replacement)
+    return [
+        {
+            "artifactChanges": [{"artifactLocation": location, "replacements": replacements}],
+            "description": {"text": fix.message},
+            "properties": {"applicability": fix.applicability.value},
+        }
+    ]
+
+
+def result(diagnostic: Diagnostic, rule_index: int, options: RenderOptions) -> dict[str, Any]:
+    location = artifact_location(diagnostic.filename, options)
+    value: dict[str, Any] = {
+        "level": LEVEL[diagnostic.severity],
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": location,
+                    "region": region(diagnostic.location, diagnostic.end_location),
+                }
+            }
+        ],
+        "message": {"text": diagnostic.message},
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index,
+    }
+    fixes = _fixes(diagnostic, location)
+    if fixes:
+        value["fixes"] = fixes
+    return value
+
+
+def sarif_log(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> dict[str, Any]:
+    """The SARIF log as plain JSON values."""
+    rules = rule_descriptors(diagnostics)
+    index = {descriptor["id"]: position for position, descriptor in enumerate(rules)}
+    root = options.cwd.as_uri().rstrip("/") + "/"
+    return {
+        "$schema": SCHEMA_URI,
+        "runs": [
+            {
+                "columnKind": "unicodeCodePoints",
+                "originalUriBaseIds": {SRCROOT: {"uri": root}},
+                "results": [
+                    result(diagnostic, index[diagnostic.code], options)
+                    for diagnostic in diagnostics
+                ],
+                "tool": {
+                    "driver": {
+                        "informationUri": TOOL_URL,
+                        "name": TOOL_NAME,
+                        "rules": rules,
+                        "version": lint_rules.__version__,
+                    }
+                },
+            }
+        ],
+        "version": SARIF_VERSION,
+    }
+
+
+def render(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> str:
+    return json.dumps(sarif_log(diagnostics, options), indent=2, sort_keys=True, ensure_ascii=False)
