@@ -477,3 +477,20 @@ def test_a_warm_run_reads_only_files_it_reports_on(
         ("behaviors.py", 5, "TRV305")
     ]
     assert opened == [str(tmp_path / "behaviors.py")]
+
+
+def test_calls_a_test_expects_to_raise_are_not_reported() -> None:
+    source = """\
+    import pytest
+
+    from agents import Agent
+
+
+    def test_invalid_behaviour():
+        with pytest.raises(TypeError, match="Agent tool_use_behavior must be"):
+            Agent(name="test", tool_use_behavior=123)
+        with pytest.raises(TypeError):
+            Agent(name="test", tool_use_behaviour="stop_on_first_tool")
+        Agent(name="test", tool_use_behavior="stop")
+    """
+    assert found(source) == [("TRV301", 11)]
