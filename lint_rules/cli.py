@@ -36,7 +36,22 @@ EXIT_CLEAN = 0
 EXIT_DIAGNOSTICS = 1
 EXIT_ERROR = 2
 
-CHECK_FORMATS = ("full", "concise", "json", "json-lines")
+CHECK_FORMATS = (
+    "concise",
+    "full",
+    "json",
+    "json-lines",
+    "junit",
+    "grouped",
+    "github",
+    "gitlab",
+    "pylint",
+    "rdjson",
+    "azure",
+    "sarif",
+)
+"""``--output-format`` values (ruff's); equal to ``formats.FORMATS`` (tested), listed here
+so that building the command line does not import the formats."""
 
 
 def _split_codes(values: Sequence[str]) -> list[str]:
@@ -72,6 +87,13 @@ _SHARED_OPTIONS = (
         default=None,
         envvar="TOOLRET_OUTPUT_FORMAT",
         help="Output format (ruff's names and shapes). Default: full.",
+    ),
+    click.option(
+        "--output-file",
+        "-o",
+        type=click.Path(path_type=Path, dir_okay=False),
+        envvar="TOOLRET_OUTPUT_FILE",
+        help="Write the report to this file instead of stdout.",
     ),
     click.option(
         "--config",
@@ -141,6 +163,7 @@ def check(
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     output_format: str | None,
+    output_file: Path | None,
     config_file: Path | None,
     exit_zero: bool,
     statistics: bool,
@@ -169,6 +192,7 @@ def check(
         extend_select=_split_codes(extend_select),
         ignore=_split_codes(ignore),
         output_format=output_format or "full",
+        output_file=output_file,
         config_file=config_file,
         exit_zero=exit_zero,
         statistics=statistics,
@@ -223,6 +247,7 @@ class _RunOptions:
     extend_select: list[str]
     ignore: list[str]
     output_format: str
+    output_file: Path | None
     config_file: Path | None
     exit_zero: bool
     statistics: bool
@@ -328,22 +353,32 @@ def _report(
 
     fmt = options.output_format
     applicability = options.applicability
-    if options.statistics:
-        text = formats.render_statistics(diagnostics, fmt=fmt, fixable_applicability=applicability)
-        click.echo(text, nl=False, err=err)
-        return
-    body = formats.render(
-        fmt,
-        diagnostics,
-        sources=sources,
-        cwd=Path.cwd(),
-        fixable_applicability=applicability,
-        show_fix_hint=not options.fix,
-    )
-    click.echo(body, nl=False, err=err)
     summary = formats.summary(fmt, diagnostics, fixable_applicability=applicability, fixed=fixed)
-    if summary:
-        click.echo(summary, nl=False, err=err)
+    if options.statistics:
+        try:
+            body = formats.render_statistics(
+                diagnostics, fmt=fmt, fixable_applicability=applicability
+            )
+        except formats.UnsupportedStatisticsFormat as error:
+            _fail(str(error))
+        summary = summary if body else ""  # as in ruff, an empty table has no summary
+    else:
+        body = formats.render(
+            fmt,
+            diagnostics,
+            sources=sources,
+            cwd=Path.cwd(),
+            fixable_applicability=applicability,
+            show_fix_hint=not options.fix,
+        )
+    if options.output_file is not None and not err:
+        try:
+            options.output_file.parent.mkdir(parents=True, exist_ok=True)
+            options.output_file.write_text(body + summary, encoding="utf-8")
+        except OSError as error:
+            _fail(f"cannot write {options.output_file}: {error.strerror or error}")
+        return
+    click.echo(body + summary, nl=False, err=err)
 
 
 def _checker(

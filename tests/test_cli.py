@@ -167,3 +167,22 @@ def test_rule_and_rules(project: Path) -> None:
 def test_lsp_subcommand_is_wired(project: Path) -> None:
     result = toolret("lsp", "--help", cwd=project)
     assert result.returncode == 0 and "language server" in result.stdout
+
+
+def test_output_file_and_every_format(project: Path) -> None:
+    from lint_rules.cli import CHECK_FORMATS
+
+    for fmt in CHECK_FORMATS:
+        result = toolret(
+            "check", "functions", "--output-format", fmt, "-o", f"out/{fmt}", cwd=project
+        )
+        assert result.returncode == 1, (fmt, result.stderr)
+        assert result.stdout == ""
+        assert "TRV101" in (project / "out" / fmt).read_text(encoding="utf-8"), fmt
+    sarif = json.loads((project / "out" / "sarif").read_text(encoding="utf-8"))
+    assert sarif["version"] == "2.1.0"
+
+
+def test_statistics_with_an_unsupported_format_exits_2(project: Path) -> None:
+    result = toolret("check", ".", "--statistics", "--output-format", "sarif", cwd=project)
+    assert result.returncode == 2 and "statistics" in result.stderr.lower()

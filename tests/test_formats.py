@@ -586,10 +586,12 @@ def test_statistics_json_and_unsupported_formats() -> None:
 
 
 def test_registry() -> None:
-    assert FORMATS == ("concise", "full", "json", "json-lines", "grouped", "github")
+    from lint_rules.cli import CHECK_FORMATS
+
+    assert FORMATS == CHECK_FORMATS
     assert [fmt for fmt in FORMATS if has_summary(fmt)] == ["concise", "full", "grouped"]
     with pytest.raises(KeyError):
-        show("sarif", [])
+        show("bogus", [])
 
 
 # --- against the real ruff --------------------------------------------------------------------
