@@ -42,6 +42,15 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV310": True,
     "TRV311": True,
     "TRV312": True,
+    "TRV401": True,
+    "TRV402": True,
+    "TRV403": True,
+    "TRV404": True,
+    "TRV405": True,
+    "TRV406": True,
+    "TRV407": True,
+    "TRV408": True,
+    "TRV409": True,
 }
 
 FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {

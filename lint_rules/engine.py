@@ -48,7 +48,7 @@ class Framework(Protocol):
     key: str
     title: str
 
-    def has_signal(self, source: str, path: str) -> bool: ...
+    def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool: ...
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[Any]: ...
 
@@ -63,9 +63,15 @@ def frameworks() -> tuple[Framework, ...]:
     return tuple(module.FRAMEWORK for module in framework_modules())
 
 
-def _signalled(framework: Framework, source: str, path: str, project: Project | None) -> bool:
+def _signalled(
+    framework: Framework,
+    source: str,
+    path: str,
+    project: Project | None,
+    settings: Settings | None = None,
+) -> bool:
     """The file's own signal, or a fact of another file that names it (whole-project mode)."""
-    return framework.has_signal(source, path) or (
+    return framework.has_signal(source, path, settings) or (
         project is not None and project.names_file(framework.key, path)
     )
 
@@ -88,7 +94,7 @@ def check_source(
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
     active = [f for f in frameworks() if _has_enabled_rule(f.key, codes)]
-    signalled = [f for f in active if _signalled(f, source, path, project)]
+    signalled = [f for f in active if _signalled(f, source, path, project, settings)]
     if not signalled:
         return []
     try:
@@ -137,7 +143,7 @@ def check_bytes(
         text = data.decode("latin-1")
         codes = enabled_codes(settings, path)
         if ParseError.code not in codes or not any(
-            _signalled(f, text, path, project)
+            _signalled(f, text, path, project, settings)
             for f in frameworks()
             if _has_enabled_rule(f.key, codes)
         ):
@@ -161,7 +167,7 @@ def describe_tool_functions(
 ) -> list[ToolFunctionReport]:
     """Every recognised tool function (and PolyAI helper) of a file, for the CLI."""
     reports: list[ToolFunctionReport] = []
-    signalled = [f for f in frameworks() if _signalled(f, source, path, project)]
+    signalled = [f for f in frameworks() if _signalled(f, source, path, project, settings)]
     if not signalled:
         return reports
     try:

@@ -18,6 +18,7 @@ imports LibCST or the rules.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 NEEDLES: Final[dict[str, tuple[str, ...]]] = {
@@ -25,6 +26,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "polyai": ("Conversation", "from _gen import", "from imports import"),
     "browser_use": ("browser_use",),
     "openai_agents": ("agents",),
+    "openai_chat": ("openai",),
 }
 _BYTE_NEEDLES: Final[dict[str, tuple[bytes, ...]]] = {
     key: tuple(n.encode("ascii") for n in needles) for key, needles in NEEDLES.items()
@@ -36,6 +38,7 @@ _BYTE_NEEDLES: Final[dict[str, tuple[bytes, ...]]] = {
 # so everything the rules could report passes (the rules need an ``agents`` import).
 _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "openai_agents": r"(?:\bfrom|\bimport)(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
+    "openai_chat": r"(?:\bfrom|\bimport)(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
 }
 _TEXT_PATTERNS: Final[dict[str, re.Pattern[str]]] = {
     key: re.compile(pattern) for key, pattern in _IMPORT_PATTERNS.items()
@@ -65,9 +68,29 @@ def polyai_layout(path: str) -> tuple[str, str] | None:
     return None
 
 
-def has_signal(key: str, text: str | bytes, path: str) -> bool:
-    """Whether framework ``key`` could report anything in this file."""
+def _import_pattern(package: str) -> str:
+    """Any import statement of ``package`` (the form of ``_IMPORT_PATTERNS``)."""
+    name = re.escape(package)
+    return rf"(?:\bfrom|\bimport)(?:\s|\\)+{name}\b|\bimport\s[^\n#;]*,\s*{name}\b"
+
+
+@lru_cache(maxsize=64)
+def _extra_patterns(packages: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
+    alternatives = "|".join(_import_pattern(p) for p in packages)
+    return re.compile(alternatives), re.compile(alternatives.encode("utf-8"))
+
+
+def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str, ...] = ()) -> bool:
+    """Whether framework ``key`` could report anything in this file.
+
+    ``extra_imports`` are further packages whose import is a signal too (the
+    Chat Completions clients of ``[tool.toolret.openai-chat] extra-clients``):
+    the same import patterns, built once per distinct setting, so the byte
+    scan and the text check still agree.
+    """
     if key == "polyai" and polyai_layout(path) is not None:
+        return True
+    if extra_imports and _has_extra_import(text, extra_imports):
         return True
     if isinstance(text, bytes):
         if not any(needle in text for needle in _BYTE_NEEDLES.get(key, ())):
@@ -80,6 +103,24 @@ def has_signal(key: str, text: str | bytes, path: str) -> bool:
     return text_pattern is None or text_pattern.search(text) is not None
 
 
-def signalled(keys: tuple[str, ...], data: bytes, path: str) -> bool:
+def _has_extra_import(text: str | bytes, packages: tuple[str, ...]) -> bool:
+    text_pattern, byte_pattern = _extra_patterns(packages)
+    if isinstance(text, bytes):
+        names = [p.encode("utf-8") for p in packages]
+        return any(n in text for n in names) and byte_pattern.search(text) is not None
+    return any(p in text for p in packages) and text_pattern.search(text) is not None
+
+
+def extra_imports_of(key: str, settings: object) -> tuple[str, ...]:
+    """The extra import signals a framework's settings add (only Chat Completions clients)."""
+    if key != "openai_chat":
+        return ()
+    chat = getattr(settings, "openai_chat", None)
+    return tuple(getattr(chat, "extra_clients", ()))
+
+
+def signalled(
+    keys: tuple[str, ...], data: bytes, path: str, settings: object | None = None
+) -> bool:
     """Whether any of the frameworks ``keys`` has a signal in the raw file."""
-    return any(has_signal(key, data, path) for key in keys)
+    return any(has_signal(key, data, path, extra_imports_of(key, settings)) for key in keys)

@@ -193,7 +193,7 @@ def run(
                 if cache is not None:
                     cache.store_facts(name, stamp, known_facts)
             item.read = True
-            item.signalled = not use_prefilter or prefilter.signalled(keys, data, name)
+            item.signalled = not use_prefilter or prefilter.signalled(keys, data, name, settings)
             item.data = data if item.signalled else None
             if not item.signalled and cache is not None:
                 item.digest = content_digest(data)
@@ -219,7 +219,9 @@ def run(
             except OSError as error:
                 slots[item.index] = _unreadable(item.path, error, item.keys)
                 continue
-            item.signalled = not use_prefilter or prefilter.signalled(item.keys, data, item.path)
+            item.signalled = not use_prefilter or prefilter.signalled(
+                item.keys, data, item.path, item.settings
+            )
             item.data = data if item.signalled else None
             item.digest = content_digest(data)
             item.read = True

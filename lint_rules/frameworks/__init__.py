@@ -12,7 +12,7 @@ import importlib
 from functools import cache
 from types import ModuleType
 
-FRAMEWORK_PACKAGES = ("polyai", "browser_use", "openai_agents")
+FRAMEWORK_PACKAGES = ("polyai", "browser_use", "openai_agents", "openai_chat")
 
 
 @cache

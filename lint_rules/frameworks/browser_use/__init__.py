@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.browser_use.recognition import BrowserUseFile, has_signal, recognise
 from lint_rules.frameworks.browser_use.trv201 import BrowserUseInvalidReturnType
@@ -36,7 +37,7 @@ class BrowserUse:
     key = "browser_use"
     title = "browser-use"
 
-    def has_signal(self, source: str, path: str) -> bool:
+    def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[BrowserUseFile]:

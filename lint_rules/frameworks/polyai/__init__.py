@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.polyai.recognition import PolyAIFunction, has_signal, recognise
 from lint_rules.frameworks.polyai.trv101 import PolyaiInvalidReturnType
@@ -34,7 +35,7 @@ class PolyAI:
     key = "polyai"
     title = "PolyAI"
 
-    def has_signal(self, source: str, path: str) -> bool:
+    def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[PolyAIFunction]:

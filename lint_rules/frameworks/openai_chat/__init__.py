@@ -1,0 +1,67 @@
+"""OpenAI Chat Completions tool loops: recognition of loops, schemas, registries; TRV401–TRV409."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.config import Settings
+from lint_rules.engine import ToolFunctionReport
+from lint_rules.frameworks.openai_chat.recognition import ChatFile, has_signal, recognise
+from lint_rules.frameworks.openai_chat.trv401 import ChatToolContentNotString
+from lint_rules.frameworks.openai_chat.trv402 import ChatResultNotJsonSerializable
+from lint_rules.frameworks.openai_chat.trv403 import ChatDispatchKeyMismatch
+from lint_rules.frameworks.openai_chat.trv404 import ChatDispatchSignatureMismatch
+from lint_rules.frameworks.openai_chat.trv405 import ChatUnansweredToolCalls
+from lint_rules.frameworks.openai_chat.trv406 import ChatToolMessageWithoutId
+from lint_rules.frameworks.openai_chat.trv407 import ChatAssistantMessagePerCall
+from lint_rules.frameworks.openai_chat.trv408 import ChatToolMessageReusedId
+from lint_rules.frameworks.openai_chat.trv409 import ChatToolCallLeftUnanswered
+from lint_rules.rules import Rule
+
+RULES: tuple[type[Rule], ...] = (
+    ChatToolContentNotString,
+    ChatResultNotJsonSerializable,
+    ChatDispatchKeyMismatch,
+    ChatDispatchSignatureMismatch,
+    ChatUnansweredToolCalls,
+    ChatToolMessageWithoutId,
+    ChatAssistantMessagePerCall,
+    ChatToolMessageReusedId,
+    ChatToolCallLeftUnanswered,
+)
+
+
+class OpenAIChat:
+    key = "openai_chat"
+    title = "OpenAI Chat Completions"
+
+    def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
+        return has_signal(source, path, settings)
+
+    def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ChatFile]:
+        return [recognise(module, project)]
+
+    def describe(
+        self, module: ParsedModule, project: Project | None
+    ) -> Iterator[ToolFunctionReport]:
+        found = recognise(module, project)
+        for registry in found.registries:
+            for key, _, value in registry.entries:
+                if registry.is_globals:
+                    continue
+                name = getattr(value, "value", None)
+                function = module.functions.get(name) if isinstance(name, str) else None
+                if function is None:
+                    continue
+                yield ToolFunctionReport(
+                    framework=self.title,
+                    name=function.name.value,
+                    row=module.range_of(function.name).start.line,
+                    is_tool=True,
+                    reason=f"registered as tool `{key}` in `{registry.name}`",
+                )
+
+
+FRAMEWORK = OpenAIChat()

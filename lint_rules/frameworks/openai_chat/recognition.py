@@ -1,0 +1,784 @@
+"""Recognition of hand-written Chat Completions tool loops, and the flow facts the rules use.
+
+A module is checked when it imports ``openai`` (or a client named in
+``[tool.toolret.openai-chat] extra-clients``, such as ``groq`` or
+``litellm``). The facts are deliberately simple and certain:
+
+- *tool messages*: dict displays whose literal ``"role"`` is ``"tool"``;
+- *tool_calls expressions*: an attribute ``<message>.tool_calls`` (or a local
+  name assigned once from one), with the message it belongs to written
+  canonically (a local alias ``message = response.choices[0].message`` is
+  replaced by its value, so both spellings compare equal);
+- *loops* over those ``tool_calls``, what they append, and what they answer;
+- *requests*: ``<client>.chat.completions.create(...)`` (and ``.parse``), or
+  ``litellm.completion(...)``, with their ``messages=``, ``tools=`` and
+  ``parallel_tool_calls=`` arguments;
+- *schemas* (dict schemas and ``pydantic_function_tool``) reachable from
+  ``tools=`` and *registries* (dict literals used to dispatch, or
+  ``globals()`` dispatch).
+
+Everything that cannot be told for certain is left unknown, and the rules say
+nothing about it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import libcst as cst
+
+from lint_rules import prefilter
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.config import Settings
+
+PACKAGE = "openai"
+PYDANTIC_FUNCTION_TOOL = frozenset(
+    {"openai.pydantic_function_tool", "openai.lib._tools.pydantic_function_tool"}
+)
+_REQUEST_METHODS = frozenset({"create", "parse", "acreate"})
+_CLIENT_FUNCTIONS = frozenset({"completion", "acompletion"})  # litellm.completion(...)
+_DUMP_METHODS = frozenset({"model_dump", "to_dict", "dict", "model_dump_json"})
+
+
+def has_signal(source: str, path: str, settings: Settings | None = None) -> bool:
+    extra = settings.openai_chat.extra_clients if settings is not None else ()
+    return prefilter.has_signal("openai_chat", source, path, extra_imports=extra)
+
+
+# ------------------------------------------------------------------ small helpers
+
+
+def string_value(node: cst.BaseExpression | None) -> str | None:
+    """The value of a plain string literal (no f-string, no concatenation of non-literals)."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def dict_entry(node: cst.Dict, key: str) -> cst.DictElement | None:
+    for element in node.elements:
+        if isinstance(element, cst.DictElement) and string_value(element.key) == key:
+            return element
+    return None
+
+
+def has_spread(node: cst.Dict) -> bool:
+    return any(isinstance(e, cst.StarredDictElement) for e in node.elements)
+
+
+def is_tool_message(node: cst.CSTNode) -> bool:
+    if not isinstance(node, cst.Dict):
+        return False
+    role = dict_entry(node, "role")
+    return role is not None and string_value(role.value) == "tool"
+
+
+def is_assistant_message(node: cst.CSTNode) -> bool:
+    if not isinstance(node, cst.Dict):
+        return False
+    role = dict_entry(node, "role")
+    return role is not None and string_value(role.value) == "assistant"
+
+
+def keyword(call: cst.Call, name: str) -> cst.Arg | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def has_double_star(call: cst.Call) -> bool:
+    return any(arg.star == "**" for arg in call.args)
+
+
+class _Collector(cst.CSTVisitor):
+    """Nodes of some types under a node, not descending into nested functions or classes."""
+
+    def __init__(self, types: tuple[type[cst.CSTNode], ...], nested: bool = False) -> None:
+        self.types = types
+        self.nested = nested
+        self.found: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, self.types):
+            self.found.append(node)
+        return self.nested or not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def collect(
+    node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = False
+) -> list[cst.CSTNode]:
+    """Every node of ``types`` inside ``node`` (``node`` itself included)."""
+    collector = _Collector(types, nested)
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and not nested:
+        for child in node.children:
+            child.visit(collector)
+    else:
+        node.visit(collector)
+    return collector.found
+
+
+# ------------------------------------------------------------------ per function
+
+
+@dataclass
+class Scope:
+    """One function (or the module body): its simple assignments, and canonical spellings."""
+
+    file: ChatFile
+    node: cst.Module | cst.FunctionDef
+    assignments: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for found in collect(self.node, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For):
+            if isinstance(found, cst.Assign):
+                for target in found.targets:
+                    self._bind(target.target, found.value if len(found.targets) == 1 else None)
+            elif isinstance(found, cst.AnnAssign):
+                self._bind(found.target, found.value)
+            elif isinstance(found, (cst.AugAssign, cst.For)):
+                self._bind(found.target, None)
+        for found in collect(self.node, cst.NamedExpr, cst.WithItem, cst.CompFor):
+            if isinstance(found, cst.NamedExpr):
+                self._bind(found.target, None)
+            elif isinstance(found, cst.WithItem) and found.asname is not None:
+                self._bind(found.asname.name, None)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if isinstance(target, cst.Name):
+            self.assignments.setdefault(target.value, []).append(value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind(element.value, None)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, None)
+
+    def value_of(self, name: str) -> cst.BaseExpression | None:
+        """The one value a local name is assigned, if it is assigned exactly once."""
+        values = self.assignments.get(name)
+        if values is None or len(values) != 1:
+            return None
+        return values[0]
+
+    def canonical(self, node: cst.BaseExpression, depth: int = 0) -> str:
+        """Source text with once-assigned local aliases replaced by their value."""
+        if depth < 4 and isinstance(node, cst.Name):
+            value = self.value_of(node.value)
+            if value is not None:
+                return self.canonical(value, depth + 1)
+        if isinstance(node, cst.Attribute):
+            return f"{self.canonical(node.value, depth)}.{node.attr.value}"
+        if isinstance(node, cst.Subscript):
+            inner = self.file.module.code_for(node.slice[0]) if len(node.slice) == 1 else "?"
+            return f"{self.canonical(node.value, depth)}[{inner.strip()}]"
+        return self.file.module.code_for(node).strip()
+
+    def tool_calls_of(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
+        """The canonical message whose ``tool_calls`` this expression is, if it is one."""
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            return self.tool_calls_of(node.left, depth)
+        if isinstance(node, cst.Attribute) and node.attr.value == "tool_calls":
+            return self.canonical(node.value)
+        if (
+            isinstance(node, cst.Subscript)
+            and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Index)
+            and string_value(node.slice[0].slice.value) == "tool_calls"
+        ):
+            return self.canonical(node.value)
+        if depth < 4 and isinstance(node, cst.Name):
+            value = self.value_of(node.value)
+            if value is not None:
+                return self.tool_calls_of(value, depth + 1)
+        return None
+
+    def message_of(self, node: cst.BaseExpression) -> str | None:
+        """The canonical assistant message an appended expression is (``message``,
+        ``message.model_dump()``, ``dict(message)``), if it is one of those forms."""
+        if isinstance(node, cst.Call):
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in _DUMP_METHODS
+                and func.attr.value != "model_dump_json"
+            ):
+                return self.canonical(func.value)
+            if (
+                self.file.module.is_builtin(func, "dict")
+                and len(node.args) == 1
+                and not node.args[0].star
+            ):
+                return self.canonical(node.args[0].value)
+            return None
+        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)):
+            return self.canonical(node)
+        return None
+
+    def carries_all_calls(self, node: cst.BaseExpression) -> str | None:
+        """The message whose whole ``tool_calls`` an appended value carries, if certain."""
+        if isinstance(node, cst.Dict):
+            if not is_assistant_message(node):
+                return None
+            entry = dict_entry(node, "tool_calls")
+            if entry is None:
+                return None
+            return self.tool_calls_of(entry.value)
+        return self.message_of(node)
+
+
+def appended_value(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """``(list, value)`` of ``lst.append(value)``."""
+    func = call.func
+    if (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "append"
+        and len(call.args) == 1
+        and not call.args[0].star
+        and call.args[0].keyword is None
+    ):
+        return func.value, call.args[0].value
+    return None
+
+
+# ------------------------------------------------------------------ loops
+
+
+@dataclass
+class ToolCallsLoop:
+    """A ``for`` loop over a message's ``tool_calls``."""
+
+    node: cst.For
+    scope: Scope
+    message: str
+    """The canonical message whose ``tool_calls`` are iterated."""
+    variable: str | None
+
+    @cached_property
+    def tool_messages(self) -> list[cst.Dict]:
+        return [
+            n
+            for n in collect(self.node.body, cst.Dict)
+            if isinstance(n, cst.Dict) and is_tool_message(n)
+        ]
+
+    @property
+    def is_answer_loop(self) -> bool:
+        return bool(self.tool_messages)
+
+
+# ------------------------------------------------------------------ schemas, registries
+
+
+@dataclass
+class Schema:
+    """One tool schema: its name (and the node that spells it) and its fields, if known."""
+
+    name: str | None
+    name_node: cst.CSTNode
+    properties: tuple[str, ...] | None = None
+    required: tuple[str, ...] | None = None
+
+
+@dataclass
+class Registry:
+    """A dict literal ``{"name": function, ...}`` used to dispatch tool calls (or globals())."""
+
+    name: str
+    node: cst.Dict | None
+    entries: list[tuple[str, cst.BaseExpression, cst.BaseExpression]]
+    """``(key, key node, value node)`` for every entry with a literal key."""
+    closed: bool
+    complete: bool
+    """Every key is a literal (no ``**spread``, no computed key)."""
+    dispatches: list[cst.Call] = field(default_factory=list)
+    """``fn(**args)`` calls of registered functions."""
+    guarded: bool = False
+    """A missing tool is handled (``in`` test, ``.get`` with a default, ``None`` check)."""
+    is_globals: bool = False
+
+
+# ------------------------------------------------------------------ the file
+
+
+@dataclass
+class ChatFile:
+    """One module that may hold a Chat Completions tool loop."""
+
+    module: ParsedModule
+    project: Project | None = None
+
+    def is_checked(self, settings: Settings) -> bool:
+        """Whether the module imports ``openai`` or a configured extra client."""
+        if self.module.imports_module(PACKAGE):
+            return True
+        return any(self.module.imports_module(name) for name in settings.openai_chat.extra_clients)
+
+    def clients(self, settings: Settings) -> tuple[str, ...]:
+        return (PACKAGE, *settings.openai_chat.extra_clients)
+
+    # -- scopes
+
+    @cached_property
+    def scopes(self) -> list[Scope]:
+        functions = [
+            n
+            for n in collect(self.module.tree, cst.FunctionDef, nested=True)
+            if isinstance(n, cst.FunctionDef)
+        ]
+        return [Scope(self, self.module.tree), *(Scope(self, f) for f in functions)]
+
+    def scope_nodes(self, scope: Scope) -> list[cst.CSTNode]:
+        return collect(scope.node, cst.Dict, cst.Call, cst.For, cst.Subscript)
+
+    @cached_property
+    def _by_scope(self) -> list[tuple[Scope, list[cst.CSTNode]]]:
+        return [(scope, self.scope_nodes(scope)) for scope in self.scopes]
+
+    def nodes(self, *types: type[cst.CSTNode]) -> Iterator[tuple[Scope, cst.CSTNode]]:
+        for scope, nodes in self._by_scope:
+            for node in nodes:
+                if isinstance(node, types):
+                    yield scope, node
+
+    # -- messages
+
+    @cached_property
+    def tool_messages(self) -> list[tuple[Scope, cst.Dict]]:
+        return [
+            (s, n)
+            for s, n in self.nodes(cst.Dict)
+            if isinstance(n, cst.Dict) and is_tool_message(n)
+        ]
+
+    @cached_property
+    def loops(self) -> list[ToolCallsLoop]:
+        found = []
+        for scope, node in self.nodes(cst.For):
+            assert isinstance(node, cst.For)
+            message = scope.tool_calls_of(node.iter)
+            if message is None:
+                continue
+            variable = node.target.value if isinstance(node.target, cst.Name) else None
+            found.append(ToolCallsLoop(node, scope, message, variable))
+        return found
+
+    # -- requests
+
+    @cached_property
+    def requests(self) -> list[cst.Call]:
+        found = []
+        for _, node in self.nodes(cst.Call):
+            assert isinstance(node, cst.Call)
+            if self._is_request(node):
+                found.append(node)
+        return found
+
+    def _is_request(self, call: cst.Call) -> bool:
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        if func.attr.value in _REQUEST_METHODS:
+            inner = func.value
+            return isinstance(inner, cst.Attribute) and inner.attr.value == "completions"
+        if func.attr.value in _CLIENT_FUNCTIONS:
+            qualified = self.module.qualified_name(func)
+            return qualified is not None and qualified.split(".", 1)[0] != PACKAGE
+        return False
+
+    @cached_property
+    def parallel_calls_limited(self) -> bool:
+        """A request passes ``parallel_tool_calls=`` other than a literal ``True``, or
+        ``**kwargs``: the model may be limited to one call per response."""
+        for _, node in self.nodes(cst.Call):
+            assert isinstance(node, cst.Call)
+            arg = keyword(node, "parallel_tool_calls")
+            if arg is not None and not (
+                isinstance(arg.value, cst.Name) and arg.value.value == "True"
+            ):
+                return True
+        for _, node in self.nodes(cst.Dict):
+            assert isinstance(node, cst.Dict)
+            entry = dict_entry(node, "parallel_tool_calls")
+            if entry is not None and not (
+                isinstance(entry.value, cst.Name) and entry.value.value == "True"
+            ):
+                return True
+        return any(has_double_star(r) for r in self.requests)
+
+    @cached_property
+    def request_message_lists(self) -> set[str]:
+        """Source text of every name / attribute passed as ``messages=`` to a request."""
+        found: set[str] = set()
+        for request in self.requests:
+            arg = keyword(request, "messages")
+            if arg is None:
+                continue
+            value = arg.value
+            if isinstance(value, (cst.Name, cst.Attribute)):
+                found.add(self.module.code_for(value).strip())
+            elif isinstance(value, (cst.List, cst.BinaryOperation)):
+                for part in collect(value, cst.Name, cst.Attribute):
+                    if isinstance(part, (cst.Name, cst.Attribute)):
+                        found.add(self.module.code_for(part).strip())
+        return found
+
+    @cached_property
+    def request_message_displays(self) -> set[cst.CSTNode]:
+        """Dict displays written directly in a request's ``messages=`` list."""
+        found: set[cst.CSTNode] = set()
+        for request in self.requests:
+            arg = keyword(request, "messages")
+            if arg is not None:
+                found.update(collect(arg.value, cst.Dict))
+        return found
+
+    # -- schemas
+
+    @cached_property
+    def schemas(self) -> list[Schema] | None:
+        """Every tool schema passed as ``tools=`` to a request; ``None`` when any of them
+        cannot be told (a spread, a generated list, an unresolved name)."""
+        found: list[Schema] = []
+        any_tools = False
+        for scope, node in self.nodes(cst.Call):
+            assert isinstance(node, cst.Call)
+            if not self._is_request(node):
+                continue
+            arg = keyword(node, "tools")
+            if arg is None:
+                continue
+            any_tools = True
+            schemas = self._schema_list(scope, arg.value)
+            if schemas is None:
+                return None
+            found.extend(schemas)
+        return found if any_tools else None
+
+    def _resolve(self, scope: Scope, node: cst.BaseExpression) -> cst.BaseExpression | None:
+        depth = 0
+        while isinstance(node, cst.Name) and depth < 4:
+            value = scope.value_of(node.value) if node.value in scope.assignments else None
+            if value is None and node.value not in scope.assignments:
+                value = self.module.constants.get(node.value)
+            if value is None:
+                return None
+            node, depth = value, depth + 1
+        return node
+
+    def _schema_list(self, scope: Scope, node: cst.BaseExpression) -> list[Schema] | None:
+        resolved = self._resolve(scope, node)
+        if not isinstance(resolved, (cst.List, cst.Tuple)):
+            return None
+        found = []
+        for element in resolved.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            schema = self._schema(scope, element.value)
+            if schema is None:
+                return None
+            found.append(schema)
+        return found
+
+    def _schema(self, scope: Scope, node: cst.BaseExpression) -> Schema | None:
+        resolved = self._resolve(scope, node)
+        if isinstance(resolved, cst.Call):
+            return self._pydantic_schema(resolved)
+        if not isinstance(resolved, cst.Dict) or has_spread(resolved):
+            return None
+        function = dict_entry(resolved, "function")
+        if function is None:
+            return None
+        body = self._resolve(scope, function.value)
+        if not isinstance(body, cst.Dict) or has_spread(body):
+            return None
+        name_entry = dict_entry(body, "name")
+        if name_entry is None:
+            return None
+        name_value = self._resolve(scope, name_entry.value)
+        name = string_value(name_value)
+        if name is None:
+            return None
+        properties: tuple[str, ...] | None = None
+        required: tuple[str, ...] | None = None
+        parameters = dict_entry(body, "parameters")
+        if parameters is not None:
+            params = self._resolve(scope, parameters.value)
+            if isinstance(params, cst.Dict) and not has_spread(params):
+                properties, required = _schema_fields(params)
+        else:
+            properties, required = (), ()
+        return Schema(name, name_entry.value, properties, required)
+
+    def _pydantic_schema(self, call: cst.Call) -> Schema | None:
+        if self.module.qualified_name(call.func) not in PYDANTIC_FUNCTION_TOOL:
+            return None
+        if not call.args or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        model = call.args[0].value
+        name_arg = keyword(call, "name")
+        if name_arg is not None:
+            name = string_value(name_arg.value)
+            if name is None:
+                return None
+            name_node: cst.CSTNode = name_arg.value
+        elif isinstance(model, cst.Name):
+            name, name_node = model.value, model
+        else:
+            return None
+        fields = None
+        if isinstance(model, cst.Name) and model.value in self.module.classes:
+            fields = _model_fields(self.module.classes[model.value])
+        # strict schemas require every field (openai/lib/_pydantic.py:57)
+        return Schema(name, name_node, fields, fields)
+
+    # -- registries
+
+    @cached_property
+    def registries(self) -> list[Registry]:
+        found: dict[str, Registry] = {}
+        for scope, node in self.nodes(cst.Subscript, cst.Call):
+            target = _dispatch_target(node)
+            if target is None:
+                continue
+            if isinstance(target, cst.Call):  # globals()[name]
+                if self.module.is_builtin(target.func, "globals"):
+                    registry = found.get("globals()")
+                    if registry is None:
+                        registry = found["globals()"] = self._globals_registry()
+                    self._note_dispatch(scope, node, registry)
+                continue
+            if not isinstance(target, cst.Name):
+                continue
+            name = target.value
+            registry = found.get(name)
+            if registry is None:
+                built = self._dict_registry(scope, name)
+                if built is None:
+                    continue
+                registry = found[name] = built
+            self._note_dispatch(scope, node, registry)
+        return list(found.values())
+
+    def _globals_registry(self) -> Registry:
+        entries: list[tuple[str, cst.BaseExpression, cst.BaseExpression]] = [
+            (name, fn.name, fn.name) for name, fn in self.module.functions.items()
+        ]
+        return Registry("globals()", None, entries, closed=False, complete=True, is_globals=True)
+
+    def _dict_registry(self, scope: Scope, name: str) -> Registry | None:
+        owner = scope if name in scope.assignments else None
+        if owner is not None:
+            values = owner.assignments[name]
+            if len(values) != 1:
+                return None
+            value = values[0]
+        else:
+            value = self.module.constants.get(name)
+            owner = self.scopes[0]
+        if not isinstance(value, cst.Dict):
+            return None
+        entries = []
+        complete = True
+        for element in value.elements:
+            if not isinstance(element, cst.DictElement):
+                complete = False
+                continue
+            key = string_value(element.key)
+            if key is None:
+                complete = False
+                continue
+            entries.append((key, element.key, element.value))
+        values_ok = all(isinstance(v, (cst.Name, cst.Attribute, cst.Lambda)) for _, _, v in entries)
+        callables = [
+            v
+            for _, _, v in entries
+            if isinstance(v, cst.Name)
+            and (v.value in self.module.functions or v.value in self.module.imports)
+        ]
+        if not entries or not values_ok or not callables:
+            return None  # a dict of data, not of functions
+        closed = complete and not self._extended(name, owner)
+        return Registry(name, value, entries, closed=closed, complete=complete)
+
+    def _extended(self, name: str, owner: Scope) -> bool:
+        """``registry[...] = f``, ``registry.update(...)``, ``|=``, passed to a call…"""
+        for _, node in self.nodes(cst.Call):
+            assert isinstance(node, cst.Call)
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value not in ("get", "keys", "items", "values")
+            ):
+                return True
+            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
+                return True
+        for found in collect(
+            self.module.tree, cst.AssignTarget, cst.AugAssign, cst.Del, nested=True
+        ):
+            assert isinstance(found, (cst.AssignTarget, cst.AugAssign, cst.Del))
+            target = found.target
+            for sub in collect(target, cst.Subscript, cst.Name):
+                if (
+                    isinstance(sub, cst.Subscript)
+                    and isinstance(sub.value, cst.Name)
+                    and sub.value.value == name
+                ):
+                    return True
+            if (
+                isinstance(found, cst.AugAssign)
+                and isinstance(target, cst.Name)
+                and target.value == name
+            ):
+                return True
+        return False
+
+    def _note_dispatch(self, scope: Scope, node: cst.CSTNode, registry: Registry) -> None:
+        """Record the call of a looked-up function, and whether a missing name is handled."""
+        if isinstance(node, cst.Call) and len(node.args) > 1:
+            registry.guarded = True  # .get(name, default)
+        parent_calls = [
+            c for _, c in self.nodes(cst.Call) if isinstance(c, cst.Call) and c.func is node
+        ]
+        registry.dispatches.extend(parent_calls)
+        # fn = registry.get(name) / registry[name]; ... fn(**args)
+        for name, values in scope.assignments.items():
+            if len(values) == 1 and values[0] is node:
+                for candidate in collect(scope.node, cst.Call):
+                    if (
+                        isinstance(candidate, cst.Call)
+                        and isinstance(candidate.func, cst.Name)
+                        and candidate.func.value == name
+                    ):
+                        registry.dispatches.append(candidate)
+                if _is_tested(scope, name):
+                    registry.guarded = True
+        if _in_handled_try(scope.node, node):
+            registry.guarded = True
+        if registry.name != "globals()" and _membership_tested(self.module.tree, registry.name):
+            registry.guarded = True
+
+
+def _dispatch_target(node: cst.CSTNode) -> cst.BaseExpression | None:
+    """The mapping of ``mapping[name]`` / ``mapping.get(name)`` with a non-literal name."""
+    if isinstance(node, cst.Subscript):
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        index = node.slice[0].slice.value
+        if isinstance(index, (cst.SimpleString, cst.Integer, cst.ConcatenatedString)):
+            return None
+        return node.value
+    if isinstance(node, cst.Call):
+        func = node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get"
+            and 1 <= len(node.args) <= 2
+            and not isinstance(node.args[0].value, (cst.SimpleString, cst.Integer))
+        ):
+            return func.value
+    return None
+
+
+def _is_tested(scope: Scope, name: str) -> bool:
+    """Whether a name is tested for truth or ``None`` (``if fn:``, ``if fn is None``)."""
+    for node in collect(
+        scope.node, cst.If, cst.While, cst.IfExp, cst.BooleanOperation, cst.Comparison, cst.Assert
+    ):
+        test = getattr(node, "test", None)
+        parts: Sequence[cst.CSTNode]
+        if isinstance(node, cst.BooleanOperation):
+            parts = (node.left, node.right)
+        elif isinstance(node, cst.Comparison):
+            parts = (node.left,)
+        elif test is not None:
+            parts = (test,)
+        else:
+            continue
+        for part in parts:
+            if isinstance(part, cst.UnaryOperation):
+                part = part.expression
+            if isinstance(part, cst.Name) and part.value == name:
+                return True
+            if (
+                isinstance(part, cst.Comparison)
+                and isinstance(part.left, cst.Name)
+                and part.left.value == name
+            ):
+                return True
+    return False
+
+
+def _membership_tested(tree: cst.Module, name: str) -> bool:
+    for node in collect(tree, cst.Comparison, nested=True):
+        assert isinstance(node, cst.Comparison)
+        for target in node.comparisons:
+            if isinstance(target.operator, (cst.In, cst.NotIn)):
+                comparator = target.comparator
+                if isinstance(comparator, cst.Call) and isinstance(comparator.func, cst.Attribute):
+                    comparator = comparator.func.value
+                if isinstance(comparator, cst.Name) and comparator.value == name:
+                    return True
+    return False
+
+
+def _in_handled_try(root: cst.CSTNode, node: cst.CSTNode) -> bool:
+    for found in collect(root, cst.Try):
+        assert isinstance(found, cst.Try)
+        if found.handlers and node in collect(found.body, type(node)):
+            return True
+    return False
+
+
+def _schema_fields(params: cst.Dict) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    props_entry = dict_entry(params, "properties")
+    if props_entry is None:
+        return (), ()
+    props = props_entry.value
+    if not isinstance(props, cst.Dict) or has_spread(props):
+        return None, None
+    names = []
+    for element in props.elements:
+        key = string_value(element.key) if isinstance(element, cst.DictElement) else None
+        if key is None:
+            return None, None
+        names.append(key)
+    required_entry = dict_entry(params, "required")
+    required: tuple[str, ...] | None = ()
+    if required_entry is not None:
+        value = required_entry.value
+        if isinstance(value, (cst.List, cst.Tuple)):
+            items = [string_value(e.value) for e in value.elements]
+            required = None if any(i is None for i in items) else tuple(i for i in items if i)
+        else:
+            required = None
+    return tuple(names), required
+
+
+def _model_fields(cls: cst.ClassDef) -> tuple[str, ...] | None:
+    """Field names of a plain pydantic model class body (``name: type [= default]``)."""
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    if len(cls.bases) != 1:
+        return None  # inherited fields are not visible here
+    names = []
+    for stmt in cls.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    annotation = small.annotation.annotation
+                    text = cst.Module([]).code_for_node(annotation)
+                    if "ClassVar" in text:
+                        continue
+                    if not small.target.value.startswith("_"):
+                        names.append(small.target.value)
+    return tuple(names)
+
+
+def recognise(module: ParsedModule, project: Project | None = None) -> ChatFile:
+    return ChatFile(module, project)

@@ -1,0 +1,256 @@
+"""TRV402 chat-result-not-json-serializable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from lint_rules.analysis.returns import analyse_function
+from lint_rules.analysis.shapes import Kind, Shape, ShapeInference, returned_values
+from lint_rules.config import Settings
+from lint_rules.frameworks.openai_chat._loops import HEAD
+from lint_rules.frameworks.openai_chat.recognition import ChatFile, Registry, collect, keyword
+from lint_rules.model import Severity
+from lint_rules.rules import Example, Finding, Rule
+
+_NOT_ENCODABLE = frozenset(
+    {
+        "datetime.datetime",
+        "datetime.date",
+        "datetime.time",
+        "datetime.timedelta",
+        "decimal.Decimal",
+        "uuid.UUID",
+    }
+)
+_MODEL_BASES = frozenset({"BaseModel", "pydantic.BaseModel", "pydantic.main.BaseModel"})
+
+
+class ChatResultNotJsonSerializable(Rule):
+    """
+    ## What it does
+    Checks the functions of a dispatch registry for return values that
+    `json.dumps` cannot encode — a `set`, `bytes`, a `datetime`, `date`,
+    `Decimal`, `UUID`, a pydantic model or dataclass instance, also nested in
+    a dict or list — when the loop serialises results with plain
+    `json.dumps(result)` (no `default=`, no `cls=`).
+
+    ## Why is this bad?
+    `json.dumps` raises `TypeError: Object of type set is not JSON
+    serializable` in the middle of the tool loop, after the tool already ran;
+    the conversation is left with an unanswered call. Return JSON-ready
+    values (`sorted(tags)`, `when.isoformat()`, `model.model_dump(mode="json")`),
+    or serialise with `json.dumps(result, default=str)`.
+
+    ## References
+    - [Python: json.dumps](https://docs.python.org/3/library/json.html#json.dumps)
+    """
+
+    code = "TRV402"
+    name = "chat-result-not-json-serializable"
+    severity = Severity.ERROR
+    framework = "openai_chat"
+    message = "A registered function returns a value `json.dumps` cannot encode"
+
+    invalid = (
+        Example(
+            title="a datetime nested in the result",
+            code=HEAD
+            + """\
+from datetime import datetime
+
+
+def get_time(city: str):
+    return {"city": city, "time": datetime.now()}
+
+
+available_functions = {"get_weather": get_weather, "get_time": get_time}
+
+
+def run(messages, message):
+    for tool_call in message.tool_calls:
+        function = available_functions[tool_call.function.name]
+        result = function(**json.loads(tool_call.function.arguments))
+        messages.append(
+            {"role": "tool", "tool_call_id": tool_call.id, "content": json.dumps(result)}
+        )
+""",
+        ),
+        Example(
+            title="a set",
+            code=HEAD
+            + """\
+def get_cities(country: str):
+    return {"Paris", "Lyon"}
+
+
+available_functions = {"get_weather": get_weather, "get_cities": get_cities}
+
+
+def run(message):
+    for tool_call in message.tool_calls:
+        args = json.loads(tool_call.function.arguments)
+        yield json.dumps(available_functions[tool_call.function.name](**args))
+""",
+        ),
+    )
+    valid = (
+        Example(
+            title="`default=str` encodes anything",
+            code=HEAD
+            + """\
+from datetime import datetime
+
+
+def get_time(city: str):
+    return {"city": city, "time": datetime.now()}
+
+
+available_functions = {"get_time": get_time}
+
+
+def run(messages, message):
+    for tool_call in message.tool_calls:
+        result = available_functions[tool_call.function.name](
+            **json.loads(tool_call.function.arguments)
+        )
+        content = json.dumps(result, default=str)
+        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": content})
+""",
+        ),
+        Example(
+            title="JSON-ready values",
+            code=HEAD
+            + """\
+from datetime import datetime
+
+
+def get_time(city: str):
+    return {"city": city, "time": datetime.now().isoformat(), "zones": sorted({"CET"})}
+
+
+available_functions = {"get_time": get_time}
+
+
+def run(message):
+    for tool_call in message.tool_calls:
+        yield json.dumps(available_functions[tool_call.function.name](city="Paris"))
+""",
+        ),
+        Example(
+            title="results sent with `str()`, not `json.dumps`",
+            code=HEAD
+            + """\
+def get_cities(country: str):
+    return {"Paris", "Lyon"}
+
+
+available_functions = {"get_cities": get_cities}
+
+
+def run(message):
+    for tool_call in message.tool_calls:
+        yield str(available_functions[tool_call.function.name](country="FR"))
+""",
+        ),
+    )
+
+    def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
+        if not context.is_checked(settings):
+            return
+        seen: set[str] = set()
+        for registry in context.registries:
+            if not _serialised_plainly(context, registry):
+                continue
+            for _, _, value in registry.entries:
+                name = value.value if isinstance(value, cst.Name) else None
+                if name is None or name in seen:
+                    continue
+                function = context.module.functions.get(name)
+                if function is None or function.decorators or name in context.module.shadowed:
+                    continue
+                seen.add(name)
+                yield from _check_function(context, function)
+
+
+def _serialised_plainly(context: ChatFile, registry: Registry) -> bool:
+    """Some dispatch result goes to ``json.dumps`` without ``default=``/``cls=``, none with."""
+    plain = False
+    for scope in context.scopes:
+        for call in collect(scope.node, cst.Call):
+            assert isinstance(call, cst.Call)
+            if context.module.qualified_name(call.func) != "json.dumps" or not call.args:
+                continue
+            argument = call.args[0].value
+            if isinstance(argument, cst.Await):
+                argument = argument.expression
+            if isinstance(argument, cst.Name):
+                value = scope.value_of(argument.value)
+                argument = value if value is not None else argument
+                if isinstance(argument, cst.Await):
+                    argument = argument.expression
+            if argument not in registry.dispatches:
+                continue
+            if keyword(call, "default") is not None or keyword(call, "cls") is not None:
+                return False
+            if any(a.star for a in call.args):
+                return False
+            plain = True
+    return plain
+
+
+def _check_function(context: ChatFile, function: cst.FunctionDef) -> Iterator[Finding]:
+    flow = analyse_function(function, context.module.never_returning())
+    inference = ShapeInference(context.module, function)
+    for site in flow.sites:
+        if site.value is None:
+            continue
+        for value in returned_values(site.value):
+            bad = _not_encodable(inference.infer(value), context)
+            if bad is None:
+                continue
+            yield Finding(
+                node=value,
+                message=(
+                    f"`{function.name.value}` returns {bad}, which `json.dumps` cannot encode: "
+                    "`TypeError` in the tool loop; return JSON-ready values or pass `default=`"
+                ),
+            )
+
+
+def _not_encodable(shape: Shape, context: ChatFile, depth: int = 0) -> str | None:
+    if depth > 8:
+        return None
+    if shape.kind is Kind.SET:
+        return "a `set`"
+    if shape.kind is Kind.BYTES:
+        return "`bytes`"
+    if shape.kind is Kind.INSTANCE:
+        if shape.type_name in _NOT_ENCODABLE:
+            return f"a `{shape.type_name}`"
+        if shape.local_class is not None and _plain_object_class(shape.local_class, context):
+            return f"a `{shape.type_name}` instance"
+        return None
+    if shape.kind is Kind.DICT:
+        for entry in shape.entries:
+            inner = _not_encodable(entry.value, context, depth + 1)
+            if inner is not None:
+                return f"{inner} (under key `{entry.key}`)"
+        return None
+    if shape.kind in (Kind.LIST, Kind.TUPLE):
+        for element in shape.elements:
+            inner = _not_encodable(element, context, depth + 1)
+            if inner is not None:
+                return f"{inner} (in a {shape.kind.value})"
+    return None
+
+
+def _plain_object_class(cls: cst.ClassDef, context: ChatFile) -> bool:
+    """A class whose instances ``json`` cannot encode: no base (or only a pydantic model,
+    with or without ``@dataclass``). Subclasses of ``str``/``dict``/``Enum``… are left out."""
+    for base in cls.bases:
+        qualified = context.module.qualified_name(base.value) or context.module.code_for(base.value)
+        if qualified not in _MODEL_BASES:
+            return False
+    return not cls.keywords

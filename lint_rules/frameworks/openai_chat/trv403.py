@@ -1,0 +1,185 @@
+"""TRV403 chat-dispatch-key-mismatch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lint_rules.config import Settings
+from lint_rules.frameworks.openai_chat._loops import HEAD
+from lint_rules.frameworks.openai_chat.recognition import ChatFile
+from lint_rules.model import Severity
+from lint_rules.rules import Example, Finding, Rule
+
+
+class ChatDispatchKeyMismatch(Rule):
+    """
+    ## What it does
+    Compares the keys of a dispatch registry (`{"get_weather": get_weather}`
+    used as `registry[name](**args)` or `registry.get(name)`, or `globals()`
+    dispatch) with the names of the module's tool schemas (`tools=[...]`,
+    dict schemas and `pydantic_function_tool`). Reports a registry key that
+    is no tool's name, and a tool without an entry in a closed registry.
+
+    ## Why is this bad?
+    The model calls tools by the schema's name. A registry key spelled
+    differently is never called, and the tool it meant raises `KeyError`
+    (or calls `None` after `.get`) the first time the model uses it.
+    `pydantic_function_tool(Model)` names the tool after the class
+    (openai 3.57, `lib/_tools.py:42-68`), not after the function.
+
+    Compared only when every schema's name is known (no spreads, no
+    generated schemas). A registry extended after its literal
+    (`registry["x"] = f`, `.update(...)`) is *open*: a tool without an entry
+    is not reported for it, nor when a missing name is handled (`in` test,
+    `.get(name, default)`, a `None` check, `try`/`except`). Registries built
+    at run time (`{f.__name__: f for f in ...}`) are not guessed at.
+
+    ## References
+    - [OpenAI: function calling](https://platform.openai.com/docs/guides/function-calling)
+    """
+
+    code = "TRV403"
+    name = "chat-dispatch-key-mismatch"
+    severity = Severity.ERROR
+    framework = "openai_chat"
+    message = "A registry key is no tool's name, or a tool has no entry"
+
+    invalid = (
+        Example(
+            title="a registry key spelled differently from the schema's name",
+            code=HEAD
+            + """\
+available_functions = {"weather": get_weather}
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    messages.append(message)
+    for tool_call in message.tool_calls:
+        function = available_functions[tool_call.function.name]
+        result = function(**json.loads(tool_call.function.arguments))
+        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
+""",
+        ),
+        Example(
+            title="`pydantic_function_tool` names the tool after the class",
+            code="""\
+import json
+
+import openai
+from pydantic import BaseModel
+
+
+class GetWeather(BaseModel):
+    city: str
+
+
+def get_weather(city: str) -> str:
+    return f"Sunny in {city}"
+
+
+FUNCTIONS = {"get_weather": get_weather}
+
+
+def run(client, messages):
+    response = client.chat.completions.create(
+        model="gpt-4o", messages=messages, tools=[openai.pydantic_function_tool(GetWeather)]
+    )
+    for call in response.choices[0].message.tool_calls:
+        FUNCTIONS[call.function.name](**json.loads(call.function.arguments))
+""",
+        ),
+    )
+    valid = (
+        Example(
+            code=HEAD
+            + """\
+available_functions = {"get_weather": get_weather}
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    for tool_call in response.choices[0].message.tool_calls:
+        function = available_functions[tool_call.function.name]
+        function(**json.loads(tool_call.function.arguments))
+""",
+        ),
+        Example(
+            title="a registry built at run time is not guessed at",
+            code=HEAD
+            + """\
+available_functions = {f.__name__: f for f in [get_weather]}
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    for tool_call in response.choices[0].message.tool_calls:
+        available_functions[tool_call.function.name](**json.loads(tool_call.function.arguments))
+""",
+        ),
+        Example(
+            title="an open registry: a tool without an entry is not reported",
+            code=HEAD
+            + """\
+available_functions = {}
+available_functions["get_weather"] = get_weather
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    for tool_call in response.choices[0].message.tool_calls:
+        available_functions[tool_call.function.name](**json.loads(tool_call.function.arguments))
+""",
+        ),
+    )
+
+    def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
+        if not context.is_checked(settings):
+            return
+        schemas = context.schemas
+        registries = context.registries
+        if not schemas or not registries:
+            return
+        names = {s.name for s in schemas}
+        for registry in registries:
+            if registry.is_globals:
+                continue
+            for key, key_node, _ in registry.entries:
+                if key not in names:
+                    known = ", ".join(f"`{n}`" for n in sorted(n for n in names if n))
+                    yield Finding(
+                        node=key_node,
+                        message=(
+                            f"Registry key `{key}` is not the name of any tool "
+                            f"({known}): the model never calls it"
+                        ),
+                    )
+        dispatching = [r for r in registries if r.dispatches or not r.is_globals]
+        if len(dispatching) != 1:
+            return
+        registry = dispatching[0]
+        if registry.guarded:
+            return
+        if registry.is_globals:
+            module = context.module
+            if module.star_imports:
+                return
+            bound = set(module.functions) | set(module.imports) | module.local_names
+            keys = bound
+        else:
+            if not registry.closed:
+                return
+            keys = {key for key, _, _ in registry.entries}
+        for schema in schemas:
+            if schema.name is not None and schema.name not in keys:
+                where = (
+                    "the module's top-level names" if registry.is_globals else f"`{registry.name}`"
+                )
+                yield Finding(
+                    node=schema.name_node,
+                    message=(
+                        f"Tool `{schema.name}` has no entry in {where}: the first call of it "
+                        "raises (`KeyError`, or `None` called after `.get`)"
+                    ),
+                )
