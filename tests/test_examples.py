@@ -72,7 +72,12 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
 
 @pytest.mark.parametrize(
     ("example", "prefix", "count"),
-    [("polyai", "TRV1", 8), ("browser_use", "TRV2", 9), ("openai_agents", "TRV3", 12)],
+    [
+        ("polyai", "TRV1", 8),
+        ("browser_use", "TRV2", 9),
+        ("openai_agents", "TRV3", 12),
+        ("openai_chat", "TRV4", 9),
+    ],
 )
 def test_toolret_reports_exactly_the_expected_findings(
     example: str, prefix: str, count: int
@@ -85,7 +90,12 @@ def test_toolret_reports_exactly_the_expected_findings(
 
 @pytest.mark.parametrize(
     ("example", "prefix"),
-    [("polyai", "TRV1"), ("browser_use", "TRV2"), ("openai_agents", "TRV3")],
+    [
+        ("polyai", "TRV1"),
+        ("browser_use", "TRV2"),
+        ("openai_agents", "TRV3"),
+        ("openai_chat", "TRV4"),
+    ],
 )
 def test_flake8_reports_the_same_set(example: str, prefix: str) -> None:
     directory = EXAMPLES / example
