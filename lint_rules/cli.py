@@ -13,8 +13,9 @@ Nothing ever prompts: the commands run unattended under pre-commit and CI.
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -335,9 +336,31 @@ def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Proj
             force_exclude=options.force_exclude,
             project=project,
             cache=cache,
+            progress=_ProgressBar() if _stderr_is_terminal() else None,
         )
     except (ConfigError, DiscoveryError) as error:
         _fail(str(error))
+
+
+# A bar only when parsing will take a while and someone is watching stderr.
+PROGRESS_MIN_FILES = 50
+
+
+def _stderr_is_terminal() -> bool:
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+class _ProgressBar:
+    """``runner.Progress`` drawn on stderr with click's progress bar."""
+
+    def track(self, results: Iterable[FileResult], total: int) -> Iterator[FileResult]:
+        if total < PROGRESS_MIN_FILES:
+            yield from results
+            return
+        with click.progressbar(
+            results, length=total, label="Checking", file=sys.stderr, show_pos=True
+        ) as bar:
+            yield from bar
 
 
 def _report(

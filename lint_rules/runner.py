@@ -18,9 +18,10 @@ workers' timing.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from lint_rules import prefilter
 from lint_rules.analysis.index import (
@@ -143,6 +144,7 @@ def run(
     jobs: int | None = None,
     use_prefilter: bool = True,
     index_project: bool = True,
+    progress: Progress | None = None,
 ) -> RunResult:
     """Check every file under ``paths``. ``use_prefilter=False`` exists for the test
     that proves the prefilter changes nothing.
@@ -244,7 +246,10 @@ def run(
         )
 
     result.parsed = len(pending)
-    for pending_item, file_result in zip(pending, _check_all(pending, project, jobs), strict=True):
+    checked: Iterable[FileResult] = _check_all(pending, project, jobs)
+    if progress is not None:
+        checked = progress.track(checked, len(pending))
+    for pending_item, file_result in zip(pending, checked, strict=True):
         slots[pending_item.index] = file_result
         if cache is not None and pending_item.stamp is not None:
             cache.store(
@@ -348,10 +353,19 @@ def check_stdin(
 # ------------------------------------------------------------------ checking
 
 
-def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> list[FileResult]:
+class Progress(Protocol):
+    """Told how many files will be parsed, then sees each result as it arrives (a bar)."""
+
+    def track(self, results: Iterable[FileResult], total: int) -> Iterable[FileResult]: ...
+
+
+def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> Iterator[FileResult]:
+    """Each pending file's result, in order, as soon as it is ready."""
     workers = _worker_count(pending, jobs)
     if workers <= 1:
-        return [_check_one(item.path, item.data, item.settings, project) for item in pending]
+        for item in pending:
+            yield _check_one(item.path, item.data, item.settings, project)
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -366,7 +380,7 @@ def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> l
         initializer=_init_worker,
         initargs=(project.index,),
     ) as pool:
-        return list(pool.map(_check_in_worker, tasks, chunksize=chunk))
+        yield from pool.map(_check_in_worker, tasks, chunksize=chunk)
 
 
 def _worker_count(pending: list[_Pending], jobs: int | None) -> int:

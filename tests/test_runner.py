@@ -138,3 +138,18 @@ def test_cached_diagnostics_round_trip(tmp_path: Path, fmt: str) -> None:
     cold = run([tmp_path / "functions"], cache=ResultCache(cache_dir)).diagnostics
     warm = run([tmp_path / "functions"], cache=ResultCache(cache_dir)).diagnostics
     assert warm == cold and isinstance(warm[0], Diagnostic) and warm[0].fix is not None
+
+
+def test_progress_sees_every_parsed_file_in_order(tmp_path: Path) -> None:
+    target = corpus(tmp_path)
+    seen: list[tuple[int, str]] = []
+
+    class Recorder:
+        def track(self, results, total):  # type: ignore[no-untyped-def]
+            for result in results:
+                seen.append((total, result.path))
+                yield result
+
+    result = run([target], progress=Recorder(), jobs=2)
+    assert len(seen) == result.parsed
+    assert {total for total, _ in seen} == {result.parsed}
