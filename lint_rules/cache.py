@@ -31,7 +31,7 @@ from lint_rules import __version__
 from lint_rules.model import Diagnostic
 
 CACHE_DIR_NAME = ".toolret_cache"
-_FORMAT = 2
+_FORMAT = 3
 
 
 @dataclass(frozen=True)

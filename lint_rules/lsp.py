@@ -86,7 +86,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from lint_rules import __version__, fixes
-from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts, ProjectIndex, wants_full_facts
+from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts, ProjectIndex, wants_facts
 from lint_rules.analysis.noqa import add_noqa
 from lint_rules.analysis.project import Project
 from lint_rules.config import CONFIG_FILENAMES, ConfigError, Settings, SettingsResolver
@@ -649,9 +649,9 @@ class ToolretLanguageServer(LanguageServer):
         for path, (_, facts) in self._facts.items():
             index.add(path, facts)
         index.finish()
-        had_facts = self._project.index is not None and bool(self._project.index.uses)
+        had_facts = self._project.index is not None and self._project.index.has_cross_facts
         self._project.index = index
-        return bool(index.uses) or had_facts
+        return index.has_cross_facts or had_facts
 
     def _check(self, uri: str, source: str) -> list[Diagnostic]:
         """Runs on the worker thread: settings, exclusion, the engine; never raises."""
@@ -821,9 +821,9 @@ def _engine_diagnostic(path: str, message: str) -> Diagnostic:
 def _module_facts(path: str, data: bytes, project: Project, *, named: bool = False) -> ModuleFacts:
     """A file's index facts, as ``toolret check`` gathers them: parsed only when its
     bytes can hold an ``Agent(...)`` fact, or when another file's fact ``named`` it."""
-    if not named and not wants_full_facts(data):
+    if not named and not wants_facts(data):
         return EMPTY_FACTS
-    from lint_rules.frameworks.openai_agents.facts import extract
+    from lint_rules.frameworks.index_facts import extract
 
     return extract(path, data, project)
 

@@ -29,7 +29,7 @@ from lint_rules.analysis.index import (
     ModuleFacts,
     ProjectIndex,
     project_root,
-    wants_full_facts,
+    wants_facts,
 )
 from lint_rules.analysis.project import Project
 from lint_rules.cache import CacheEntry, FileStamp, ResultCache, content_digest
@@ -176,7 +176,7 @@ def run(
             slots[-1] = _unreadable(name, error, keys)
             continue
         item = _Given(len(slots) - 1, name, settings, keys, stamp)
-        indexed = index_project and _INDEXED in keys
+        indexed = index_project and any(key in _INDEXED for key in keys)
         known_facts = cache.facts(name, stamp) if cache is not None and indexed else None
         if cache is not None:
             item.cached = cache.valid_entry(name, stamp, settings.fingerprint())
@@ -203,7 +203,7 @@ def run(
             facts[name] = ModuleFacts(known_facts)
         given.append(item)
 
-    if index_project and any(_INDEXED in item.keys for item in given):
+    if index_project and any(key in _INDEXED for item in given for key in item.keys):
         project.index = _build_index(paths, resolver, facts, project, cache)
 
     pending: list[_Pending] = []
@@ -268,15 +268,15 @@ def run(
 
 # ------------------------------------------------------------- project index
 
-_INDEXED = "openai_agents"
-"""The frameworks whose rules use the project index (issue 5 adds the dispatch registries)."""
+_INDEXED = ("openai_agents", "openai_chat")
+"""The frameworks whose rules use the project index (agents; Chat Completions registries)."""
 
 
 def _extract(path: str, data: bytes, project: Project) -> ModuleFacts:
     """A file's index facts: parsed only when its bytes can hold a cross-file fact."""
-    if not wants_full_facts(data):
+    if not wants_facts(data):
         return EMPTY_FACTS
-    from lint_rules.frameworks.openai_agents.facts import extract
+    from lint_rules.frameworks.index_facts import extract
 
     return extract(path, data, project)
 
@@ -321,7 +321,7 @@ def _build_index(
             facts[name] = ModuleFacts(known)
 
     def extract_named(path: str, data: bytes) -> ModuleFacts:
-        from lint_rules.frameworks.openai_agents.facts import extract
+        from lint_rules.frameworks.index_facts import extract
 
         return extract(path, data, project)
 

@@ -4,8 +4,9 @@
 so that a file's rules can use facts that live in another file of the same
 project: the ``Agent(output_type=..., tool_use_behavior=fn)`` in ``main.py``
 that gives ``fn`` in ``behaviors.py`` its output type (issue 4); later also
-dispatch registries (issue 5). flake8 checks one file at a time and has no
-index: there only same-file facts are used.
+the Chat Completions dispatch registry imported by ``loop.py`` from ``tools.py``
+(issue 5). flake8 checks one file at a time and has no index: there only
+same-file facts are used.
 
 The index is a collection of per-module facts (:class:`ModuleFacts`, plain
 JSON-able values, so the result cache can keep them and a warm run only
@@ -107,6 +108,14 @@ class ModuleFacts:
     (``[behaviour reference, type, label, line]`` for each ``Agent(...)`` whose
     ``tool_use_behavior`` is an imported name) and ``type_refs`` (imported
     names used as ``output_type``, with how they are displayed).
+
+    For the Chat Completions loops (key ``chat``, see
+    ``lint_rules/frameworks/openai_chat/facts.py``): ``signatures`` (top-level
+    ``def`` → ``[accepted, required, **kwargs, decorated]``), ``registries``
+    (module-level registry literals: ``entries`` ``[key, local name]``,
+    ``closed``), ``imports``, ``packages`` (imported top-level packages),
+    ``schemas`` (``[name, properties, required]`` or ``None``) and ``uses`` (the
+    registries its loops dispatch through that cross files).
     """
 
     data: Mapping[str, Any] = field(default_factory=dict)
@@ -126,6 +135,74 @@ def wants_full_facts(data: bytes) -> bool:
     from lint_rules import prefilter
 
     return b"tool_use_behavior" in data and prefilter.has_signal("openai_agents", data, "")
+
+
+def wants_facts(data: bytes) -> bool:
+    """Whether a file's bytes can hold a cross-file fact of any family."""
+    return wants_full_facts(data) or wants_chat_facts(data)
+
+
+def wants_chat_facts(data: bytes) -> bool:
+    """Whether a file can dispatch Chat Completions tool calls through a registry that
+    crosses files (a byte scan: it reads ``tool_calls`` and imports something)."""
+    return b"tool_calls" in data and b"import" in data
+
+
+# ------------------------------------------------------------------ chat facts
+
+
+@dataclass(frozen=True)
+class ChatUse:
+    """A Chat Completions loop of another file that dispatches through a registry (or a
+    registered function) of this file.
+
+    ``schemas`` are the loop module's tool schemas (``[name, properties,
+    required]``, ``None`` when any is unknown); ``keywords``: every dispatch is
+    ``fn(**args)``; ``plain``: results go to plain ``json.dumps``; ``packages``:
+    the loop module's imported top-level packages (whether it is a client of the
+    checked file's settings is decided when checking); ``where``: ``loop.py:12``.
+    """
+
+    schemas: tuple[tuple[str, tuple[str, ...] | None, tuple[str, ...] | None], ...] | None
+    keywords: bool
+    plain: bool
+    packages: tuple[str, ...]
+    where: str
+
+    def to_json(self) -> list[Any]:
+        schemas = None if self.schemas is None else [list(s) for s in self.schemas]
+        return [schemas, self.keywords, self.plain, list(self.packages), self.where]
+
+    def counts_for(self, clients: Iterable[str]) -> bool:
+        """Whether the loop module imports one of ``clients`` (``openai``, extra clients)."""
+        return any(p in self.packages for p in clients)
+
+    @property
+    def names(self) -> frozenset[str] | None:
+        if self.schemas is None:
+            return None
+        return frozenset(s[0] for s in self.schemas)
+
+
+def _chat_use(chat: Mapping[str, Any], use: Mapping[str, Any], where: str) -> ChatUse:
+    raw = chat.get("schemas")
+    schemas = None
+    if raw is not None:
+        schemas = tuple(
+            (
+                str(name),
+                None if props is None else tuple(props),
+                None if required is None else tuple(required),
+            )
+            for name, props, required in raw
+        )
+    return ChatUse(
+        schemas,
+        bool(use.get("keywords")),
+        bool(use.get("plain")),
+        tuple(chat.get("packages", ())),
+        where,
+    )
 
 
 # ------------------------------------------------------------------- the index
@@ -149,6 +226,15 @@ class ProjectIndex:
     types: dict[str, dict[str, DeclaredType]] = field(default_factory=dict)
     named: dict[str, set[str]] = field(default_factory=dict)
     """Framework key → files that a fact of another file makes relevant."""
+    chat_registries: dict[tuple[str, str], list[ChatUse]] = field(default_factory=dict)
+    """``(file, registry)`` → the loops of other files that dispatch through it."""
+    chat_functions: dict[tuple[str, str], list[ChatUse]] = field(default_factory=dict)
+    """``(file, function)`` → the loops of other files that dispatch to it (through a
+    registry of any file that registers it under an import)."""
+    chat_signatures: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    """``file`` → registered name → signature facts of the imported function it names."""
+    chat_registry_keys: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    """``file`` → imported registry (qualified) → ``[keys, closed]``."""
     extract: Extractor | None = field(default=None, repr=False, compare=False)
     extracted: dict[str, ModuleFacts] = field(default_factory=dict, repr=False, compare=False)
     """Files a fact named and ``facts_of`` parsed: the runner caches their facts too."""
@@ -158,6 +244,11 @@ class ProjectIndex:
 
     def names_file(self, key: str, path: str) -> bool:
         return path in self.named.get(key, ())
+
+    @property
+    def has_cross_facts(self) -> bool:
+        """Whether any file's results depend on another file's facts."""
+        return bool(self.uses or self.types or self.chat_registry_keys or self.named)
 
     def uses_in(self, path: str) -> dict[str, list[AgentUse]]:
         """Function name → agents in other files that use it as their behaviour."""
@@ -179,6 +270,27 @@ class ProjectIndex:
         if types:
             parts.append(json.dumps(sorted((k, v.to_json()) for k, v in types.items())))
         return "\n".join(parts)
+
+    def chat_digest(self, path: str) -> str:
+        """What of the Chat Completions facts ``path``'s results can depend on ("" if nothing)."""
+        parts: list[str] = []
+        for table in (self.chat_registries, self.chat_functions):
+            for (file, name), uses in sorted(table.items()):
+                if file == path:
+                    parts.append(json.dumps([name, sorted(u.to_json() for u in uses)]))
+        for table2 in (self.chat_signatures, self.chat_registry_keys):
+            found = table2.get(path)
+            if found:
+                parts.append(json.dumps(found, sort_keys=True))
+        return "\n".join(parts)
+
+    def chat_uses_of_registries(self, path: str) -> dict[str, list[ChatUse]]:
+        """Registry name → loops of other files dispatching through it."""
+        return {name: uses for (file, name), uses in self.chat_registries.items() if file == path}
+
+    def chat_uses_of_functions(self, path: str) -> dict[str, list[ChatUse]]:
+        """Function name → loops of other files that dispatch to it."""
+        return {name: uses for (file, name), uses in self.chat_functions.items() if file == path}
 
     # -- building
 
@@ -220,6 +332,59 @@ class ProjectIndex:
                 where = f"{self._relative(path)}:{line}"
                 self.uses.setdefault(target, []).append(AgentUse(label, declared, where))
                 self.named.setdefault("openai_agents", set()).add(target[0])
+        for path in sorted(self.modules):
+            chat = self.modules[path].get("chat")
+            if chat and chat.get("uses"):
+                self._finish_chat(path, chat)
+
+    def _finish_chat(self, path: str, chat: Mapping[str, Any]) -> None:
+        """Resolve a loop module's registry uses: an imported registry (its keys for the
+        loop, the loop's schemas for the registry's file), and registered functions
+        that live in another file (their signatures, the loop's serialisation)."""
+        for use in chat["uses"]:
+            where = f"{self._relative(path)}:{use.get('line', 0)}"
+            chat_use = _chat_use(chat, use, where)
+            imported = use.get("registry")
+            if isinstance(imported, str):
+                found = self._resolve(importer=path, qualified=imported, table="registries")
+                if found is None:
+                    continue
+                file, name = found
+                registry = (self.facts_of(file).get("chat") or {})["registries"][name]
+                keys = sorted(key for key, _ in registry["entries"])
+                closed = bool(registry["closed"]) and not use.get("extended")
+                self.chat_registry_keys.setdefault(path, {})[imported] = [keys, closed]
+                if file == path:
+                    continue
+                self.chat_registries.setdefault((file, name), []).append(chat_use)
+                self.named.setdefault("openai_chat", set()).add(file)
+                owner, entries = file, [(local, None) for _, local in registry["entries"]]
+            else:
+                owner, entries = path, [(local, ref) for _, local, ref in use.get("entries", ())]
+            for local, ref in entries:
+                if not isinstance(local, str):
+                    continue
+                target = self._registered(owner, local, ref)
+                if target is None:
+                    continue
+                if target[0] != owner:
+                    signature = (self.facts_of(target[0]).get("chat") or {})["signatures"]
+                    self.chat_signatures.setdefault(owner, {})[local] = signature[target[1]]
+                if target[0] != path:
+                    self.chat_functions.setdefault(target, []).append(chat_use)
+                    self.named.setdefault("openai_chat", set()).add(target[0])
+
+    def _registered(self, owner: str, local: str, ref: str | None) -> tuple[str, str] | None:
+        """``(file, function)`` a registry entry of ``owner`` names: a top-level ``def`` of
+        ``owner`` or an imported one (re-exports followed)."""
+        if ref is None:
+            facts = self.facts_of(owner).get("chat") or {}
+            if local in facts.get("signatures", {}):
+                return owner, local
+            ref = facts.get("imports", {}).get(local)
+            if not isinstance(ref, str):
+                return None
+        return self._resolve(importer=owner, qualified=ref, table="signatures")
 
     def _relative(self, path: str) -> str:
         for root in self.roots:
@@ -234,11 +399,11 @@ class ProjectIndex:
     def resolve_function(self, importer: str, qualified: str) -> tuple[str, str] | None:
         """``(file, function)`` a qualified name imported by ``importer`` refers to, if it is
         a top-level ``def`` of a project file (re-exports followed)."""
-        return self._resolve(importer, qualified, "functions", 0)
+        return self._resolve(importer, qualified, "functions", family="agents")
 
     def resolve_type(self, importer: str, qualified: str, display: str) -> DeclaredType:
         """The declared type an imported class name refers to (``unknown`` if not certain)."""
-        found = self._resolve(importer, qualified, "classes", 0)
+        found = self._resolve(importer, qualified, "classes", family="agents")
         if found is None:
             return DeclaredType("unknown", display)
         file, name = found
@@ -247,8 +412,10 @@ class ProjectIndex:
         return DeclaredType(kind, display, f"{file}::{name}" if kind == "class" else None)
 
     def _resolve(
-        self, importer: str, qualified: str, table: str, depth: int
+        self, importer: str, qualified: str, table: str, depth: int = 0, family: str = "chat"
     ) -> tuple[str, str] | None:
+        """``(file, name)`` of an imported name found in the ``table`` of a family's facts
+        (``agents``: ``functions``, ``classes``; ``chat``: ``signatures``, ``registries``)."""
         if depth > _MAX_REEXPORT_DEPTH:
             return None
         level = len(qualified) - len(qualified.lstrip("."))
@@ -259,12 +426,12 @@ class ProjectIndex:
         file = self._module_file(importer, module_parts, level)
         if file is None:
             return None
-        facts = self.facts_of(file).get("agents") or {}
+        facts = self.facts_of(file).get(family) or {}
         if name in facts.get(table, ()):
             return file, name
         reexport = facts.get("imports", {}).get(name)
         if isinstance(reexport, str):
-            return self._resolve(file, reexport, table, depth + 1)
+            return self._resolve(file, reexport, table, depth + 1, family)
         return None
 
     def _module_file(self, importer: str, parts: list[str], level: int) -> str | None:

@@ -275,7 +275,9 @@ class Project:
         Part of the cache key: a changed prompt reference or phrase filter
         invalidates the cached results of the project's function files; a
         changed ``Agent(...)`` in ``main.py`` those of the ``behaviors.py`` whose
-        function it uses; a first-party ``agents/`` appearing those of every
+        function it uses; changed tool schemas in ``loop.py`` those of the
+        ``tools.py`` whose registry it imports (and the registry's keys those
+        of ``loop.py``); a first-party ``agents/`` appearing those of every
         file beside it. ``keys`` are the frameworks whose facts count.
         """
         parts: list[str] = []
@@ -296,6 +298,10 @@ class Project:
                 indexed = self.index.digest(path)
                 if indexed:
                     parts.extend(["agents", indexed])
+        if "openai_chat" in keys and self.index is not None:
+            indexed = self.index.chat_digest(path)
+            if indexed:
+                parts.extend(["chat", indexed])
         if not parts:
             return ""
         payload = "\n".join(parts)

@@ -15,7 +15,7 @@ from typing import Any
 import libcst as cst
 
 from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts, wants_full_facts
-from lint_rules.analysis.module import parse_module
+from lint_rules.analysis.module import ParsedModule, parse_module
 from lint_rules.analysis.project import Project
 from lint_rules.frameworks.openai_agents.recognition import class_kind, recognise
 
@@ -29,6 +29,11 @@ def extract(path: str, data: bytes, project: Project | None = None) -> ModuleFac
         module = parse_module(source, path)
     except (SyntaxError, UnicodeDecodeError, LookupError, cst.ParserSyntaxError, RecursionError):
         return EMPTY_FACTS
+    return ModuleFacts({"agents": extract_module(module, data, project)})
+
+
+def extract_module(module: ParsedModule, data: bytes, project: Project | None) -> dict[str, Any]:
+    """The ``agents`` facts of a parsed module."""
     facts: dict[str, Any] = {
         "functions": sorted(n for n in module.functions if n not in module.shadowed),
         "classes": {
@@ -53,4 +58,4 @@ def extract(path: str, data: bytes, project: Project | None = None) -> ModuleFac
                 raw = declared.to_json()
             facts["uses"].append([reference, raw, label, line])
         facts["type_refs"] = sorted(refs.items())
-    return ModuleFacts({"agents": facts})
+    return facts

@@ -23,6 +23,7 @@ nothing about it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,8 +31,10 @@ from functools import cached_property
 import libcst as cst
 
 from lint_rules import prefilter
+from lint_rules.analysis.index import ChatUse, ProjectIndex
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.walk import find
 from lint_rules.config import Settings
 
 PACKAGE = "openai"
@@ -95,31 +98,25 @@ def has_double_star(call: cst.Call) -> bool:
     return any(arg.star == "**" for arg in call.args)
 
 
-class _Collector(cst.CSTVisitor):
-    """Nodes of some types under a node, not descending into nested functions or classes."""
-
-    def __init__(self, types: tuple[type[cst.CSTNode], ...], nested: bool = False) -> None:
-        self.types = types
-        self.nested = nested
-        self.found: list[cst.CSTNode] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, self.types):
-            self.found.append(node)
-        return self.nested or not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
-
-
 def collect(
     node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = False
 ) -> list[cst.CSTNode]:
-    """Every node of ``types`` inside ``node`` (``node`` itself included)."""
-    collector = _Collector(types, nested)
-    if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and not nested:
-        for child in node.children:
-            child.visit(collector)
-    else:
-        node.visit(collector)
-    return collector.found
+    """Every node of ``types`` inside ``node`` (``node`` itself included); unless
+    ``nested``, nested functions, classes and lambdas are not entered (``node`` is).
+
+    The rules ask the same questions of the same subtrees many times (every
+    dispatch site looks at the whole module), so answers are memoised; nodes
+    are immutable and hashed by identity, and the cache's references keep a
+    cached node alive, so an identity is never reused while it is cached.
+    """
+    return list(_collect(node, types, nested))
+
+
+@functools.lru_cache(maxsize=4096)
+def _collect(
+    node: cst.CSTNode, types: tuple[type[cst.CSTNode], ...], nested: bool
+) -> tuple[cst.CSTNode, ...]:
+    return tuple(find(node, *types, nested=nested))
 
 
 # ------------------------------------------------------------------ per function
@@ -299,6 +296,62 @@ class Registry:
     guarded: bool = False
     """A missing tool is handled (``in`` test, ``.get`` with a default, ``None`` check)."""
     is_globals: bool = False
+    imported: str | None = None
+    """The qualified name of a registry imported from another module (its entries are
+    there: the project index knows them, flake8 does not)."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What ``fn(**args)`` needs of a function: the keyword names it accepts, the
+    parameters it requires, whether it takes ``**kwargs``, whether it is decorated."""
+
+    accepted: tuple[str, ...]
+    required: tuple[str, ...]
+    kwargs: bool
+    decorated: bool
+
+    @classmethod
+    def of(cls, function: cst.FunctionDef) -> Signature:
+        params = function.params
+        return cls(
+            accepted=tuple(p.name.value for p in (*params.params, *params.kwonly_params)),
+            required=tuple(
+                p.name.value
+                for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                if p.default is None
+            ),
+            kwargs=isinstance(params.star_kwarg, cst.Param),
+            decorated=bool(function.decorators),
+        )
+
+    def to_json(self) -> list[object]:
+        return [list(self.accepted), list(self.required), self.kwargs, self.decorated]
+
+    @classmethod
+    def from_json(cls, raw: object) -> Signature | None:
+        if not isinstance(raw, list) or len(raw) != 4:
+            return None
+        accepted, required, kwargs, decorated = raw
+        return cls(tuple(accepted), tuple(required), bool(kwargs), bool(decorated))
+
+    def mismatch(self, name: str | None, properties: Sequence[str]) -> str | None:
+        """Why ``fn(**args)`` with a schema's fields raises ``TypeError``, if it does."""
+        if self.kwargs:
+            return None
+        for field_name in properties:
+            if field_name not in self.accepted:
+                return (
+                    f"does not accept `{field_name}`, a field of tool `{name}`'s schema: "
+                    "`TypeError` when the model passes it"
+                )
+        for param in self.required:
+            if param not in properties:
+                return (
+                    f"requires `{param}`, which tool `{name}`'s schema does not have: "
+                    "`TypeError: missing argument` on every call"
+                )
+        return None
 
 
 # ------------------------------------------------------------------ the file
@@ -319,6 +372,94 @@ class ChatFile:
 
     def clients(self, settings: Settings) -> tuple[str, ...]:
         return (PACKAGE, *settings.openai_chat.extra_clients)
+
+    # -- whole-project facts (``toolret check``'s index; flake8 has none)
+
+    @property
+    def index(self) -> ProjectIndex | None:
+        return self.project.index if self.project is not None else None
+
+    def registry_uses(self, settings: Settings) -> dict[str, list[ChatUse]]:
+        """This module's registries dispatched by loops of other files (that import one
+        of the configured clients)."""
+        if self.index is None:
+            return {}
+        clients = self.clients(settings)
+        found: dict[str, list[ChatUse]] = {}
+        for name, uses in self.index.chat_uses_of_registries(self.module.path).items():
+            counted = [u for u in uses if u.counts_for(clients)]
+            if counted and name not in self.module.shadowed:
+                found[name] = counted
+        return found
+
+    def function_uses(self, settings: Settings) -> dict[str, list[ChatUse]]:
+        """This module's functions that loops of other files dispatch to."""
+        if self.index is None:
+            return {}
+        clients = self.clients(settings)
+        found: dict[str, list[ChatUse]] = {}
+        for name, uses in self.index.chat_uses_of_functions(self.module.path).items():
+            counted = [u for u in uses if u.counts_for(clients)]
+            if counted:
+                found[name] = counted
+        return found
+
+    def signature(self, value: cst.BaseExpression) -> Signature | None:
+        """The signature of a registered function: a top-level ``def`` of this module, or
+        (whole-project mode) the imported function a name refers to."""
+        name = value.value if isinstance(value, cst.Name) else None
+        if name is None or name in self.module.shadowed:
+            return None
+        function = self.module.functions.get(name)
+        if function is not None:
+            return Signature.of(function)
+        if self.index is None or name not in self.module.imports:
+            return None
+        raw = self.index.chat_signatures.get(self.module.path, {}).get(name)
+        return Signature.from_json(raw)
+
+    def imported_keys(self, registry: Registry) -> tuple[frozenset[str], bool] | None:
+        """The keys of an imported registry and whether it is closed, if the index knows."""
+        if self.index is None or registry.imported is None:
+            return None
+        raw = self.index.chat_registry_keys.get(self.module.path, {}).get(registry.imported)
+        if raw is None:
+            return None
+        keys, closed = raw
+        return frozenset(keys), bool(closed)
+
+    # -- dispatch facts shared by the rules and the index
+
+    def keywords_only(self, registry: Registry) -> bool:
+        """Every dispatch of the registry is ``fn(**args)`` (and there is one)."""
+        calls = registry.dispatches
+        return bool(calls) and all(_keywords_only(call) for call in calls)
+
+    def serialised_plainly(self, registry: Registry) -> bool:
+        """Some dispatch result goes to ``json.dumps`` without ``default=``/``cls=``,
+        none with."""
+        plain = False
+        for scope in self.scopes:
+            for call in collect(scope.node, cst.Call):
+                assert isinstance(call, cst.Call)
+                if self.module.qualified_name(call.func) != "json.dumps" or not call.args:
+                    continue
+                argument = call.args[0].value
+                if isinstance(argument, cst.Await):
+                    argument = argument.expression
+                if isinstance(argument, cst.Name):
+                    value = scope.value_of(argument.value)
+                    argument = value if value is not None else argument
+                    if isinstance(argument, cst.Await):
+                        argument = argument.expression
+                if argument not in registry.dispatches:
+                    continue
+                if keyword(call, "default") is not None or keyword(call, "cls") is not None:
+                    return False
+                if any(a.star for a in call.args):
+                    return False
+                plain = True
+        return plain
 
     # -- scopes
 
@@ -556,12 +697,28 @@ class ChatFile:
             name = target.value
             registry = found.get(name)
             if registry is None:
-                built = self._dict_registry(scope, name)
+                built = self.dict_registry(scope, name) or self._imported_registry(scope, name)
                 if built is None:
                     continue
                 registry = found[name] = built
             self._note_dispatch(scope, node, registry)
-        return list(found.values())
+        # an imported mapping is a registry only when what it looks up is called
+        return [r for r in found.values() if r.imported is None or r.dispatches]
+
+    def _imported_registry(self, scope: Scope, name: str) -> Registry | None:
+        """``from tools import REGISTRY`` used to dispatch: its entries are in another file."""
+        module = self.module
+        if name in scope.assignments or name in module.local_names or name in module.shadowed:
+            return None
+        if isinstance(scope.node, cst.FunctionDef):
+            params = scope.node.params
+            every = (*params.posonly_params, *params.params, *params.kwonly_params)
+            if any(p.name.value == name for p in every):
+                return None
+        qualified = module.imports.get(name)
+        if qualified is None or "." not in qualified:
+            return None  # ``import tools`` binds a module, not a mapping
+        return Registry(name, None, [], closed=False, complete=False, imported=qualified)
 
     def _globals_registry(self) -> Registry:
         entries: list[tuple[str, cst.BaseExpression, cst.BaseExpression]] = [
@@ -569,7 +726,7 @@ class ChatFile:
         ]
         return Registry("globals()", None, entries, closed=False, complete=True, is_globals=True)
 
-    def _dict_registry(self, scope: Scope, name: str) -> Registry | None:
+    def dict_registry(self, scope: Scope, name: str) -> Registry | None:
         owner = scope if name in scope.assignments else None
         if owner is not None:
             values = owner.assignments[name]
@@ -601,10 +758,10 @@ class ChatFile:
         ]
         if not entries or not values_ok or not callables:
             return None  # a dict of data, not of functions
-        closed = complete and not self._extended(name, owner)
+        closed = complete and not self.extended(name, owner)
         return Registry(name, value, entries, closed=closed, complete=complete)
 
-    def _extended(self, name: str, owner: Scope) -> bool:
+    def extended(self, name: str, owner: Scope) -> bool:
         """``registry[...] = f``, ``registry.update(...)``, ``|=``, passed to a call…"""
         for _, node in self.nodes(cst.Call):
             assert isinstance(node, cst.Call)
@@ -662,6 +819,11 @@ class ChatFile:
             registry.guarded = True
         if registry.name != "globals()" and _membership_tested(self.module.tree, registry.name):
             registry.guarded = True
+
+
+def _keywords_only(call: cst.Call) -> bool:
+    """``fn(**args)``: exactly one ``**`` argument."""
+    return len(call.args) == 1 and call.args[0].star == "**"
 
 
 def _dispatch_target(node: cst.CSTNode) -> cst.BaseExpression | None:

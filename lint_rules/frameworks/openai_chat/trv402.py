@@ -10,7 +10,7 @@ from lint_rules.analysis.returns import analyse_function
 from lint_rules.analysis.shapes import Kind, Shape, ShapeInference, returned_values
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat._loops import HEAD
-from lint_rules.frameworks.openai_chat.recognition import ChatFile, Registry, collect, keyword
+from lint_rules.frameworks.openai_chat.recognition import ChatFile
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -42,6 +42,11 @@ class ChatResultNotJsonSerializable(Rule):
     the conversation is left with an unanswered call. Return JSON-ready
     values (`sorted(tags)`, `when.isoformat()`, `model.model_dump(mode="json")`),
     or serialise with `json.dumps(result, default=str)`.
+
+    In whole-project mode (`toolret check`) the registry may be imported from
+    another module, or register functions imported from one: the return value
+    is reported in the file that defines the function. flake8 checks one file
+    at a time and sees same-file registries only.
 
     ## References
     - [Python: json.dumps](https://docs.python.org/3/library/json.html#json.dumps)
@@ -157,47 +162,28 @@ def run(message):
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
-            return
         seen: set[str] = set()
-        for registry in context.registries:
-            if not _serialised_plainly(context, registry):
-                continue
-            for _, _, value in registry.entries:
-                name = value.value if isinstance(value, cst.Name) else None
-                if name is None or name in seen:
+        if context.is_checked(settings):
+            for registry in context.registries:
+                if not context.serialised_plainly(registry):
                     continue
-                function = context.module.functions.get(name)
-                if function is None or function.decorators or name in context.module.shadowed:
-                    continue
+                for _, _, value in registry.entries:
+                    name = value.value if isinstance(value, cst.Name) else None
+                    if name is not None and name not in seen:
+                        seen.add(name)
+                        yield from _check_named(context, name)
+        # whole-project mode: a loop of another file dispatches to a function of this one
+        for name, uses in sorted(context.function_uses(settings).items()):
+            if name not in seen and any(u.plain for u in uses):
                 seen.add(name)
-                yield from _check_function(context, function)
+                yield from _check_named(context, name)
 
 
-def _serialised_plainly(context: ChatFile, registry: Registry) -> bool:
-    """Some dispatch result goes to ``json.dumps`` without ``default=``/``cls=``, none with."""
-    plain = False
-    for scope in context.scopes:
-        for call in collect(scope.node, cst.Call):
-            assert isinstance(call, cst.Call)
-            if context.module.qualified_name(call.func) != "json.dumps" or not call.args:
-                continue
-            argument = call.args[0].value
-            if isinstance(argument, cst.Await):
-                argument = argument.expression
-            if isinstance(argument, cst.Name):
-                value = scope.value_of(argument.value)
-                argument = value if value is not None else argument
-                if isinstance(argument, cst.Await):
-                    argument = argument.expression
-            if argument not in registry.dispatches:
-                continue
-            if keyword(call, "default") is not None or keyword(call, "cls") is not None:
-                return False
-            if any(a.star for a in call.args):
-                return False
-            plain = True
-    return plain
+def _check_named(context: ChatFile, name: str) -> Iterator[Finding]:
+    function = context.module.functions.get(name)
+    if function is None or function.decorators or name in context.module.shadowed:
+        return
+    yield from _check_function(context, function)
 
 
 def _check_function(context: ChatFile, function: cst.FunctionDef) -> Iterator[Finding]:

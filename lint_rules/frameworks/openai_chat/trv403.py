@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
+from lint_rules.analysis.index import ChatUse
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat._loops import HEAD
-from lint_rules.frameworks.openai_chat.recognition import ChatFile
+from lint_rules.frameworks.openai_chat.recognition import ChatFile, Registry
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -33,6 +34,11 @@ class ChatDispatchKeyMismatch(Rule):
     is not reported for it, nor when a missing name is handled (`in` test,
     `.get(name, default)`, a `None` check, `try`/`except`). Registries built
     at run time (`{f.__name__: f for f in ...}`) are not guessed at.
+
+    In whole-project mode (`toolret check`) a registry imported from another
+    module is compared too: a key that no importing loop's tools name is
+    reported in the registry's file, a tool without an entry in the loop's.
+    flake8 checks one file at a time and sees same-file registries only.
 
     ## References
     - [OpenAI: function calling](https://platform.openai.com/docs/guides/function-calling)
@@ -135,26 +141,35 @@ def run(messages):
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
-            return
+        cross = context.registry_uses(settings)
+        if context.is_checked(settings):
+            yield from self._same_file(context, cross)
+        # whole-project mode: loops of other files dispatch through a registry of this one
+        local = {r.name for r in context.registries} if context.is_checked(settings) else set()
+        for name, uses in sorted(cross.items()):
+            if name in local:
+                continue  # compared above, with this module's own tool names
+            registry = context.dict_registry(context.scopes[0], name)
+            names = _names_of(uses)
+            if registry is None or names is None:
+                continue
+            yield from _unknown_keys(registry, names)
+
+    def _same_file(self, context: ChatFile, cross: dict[str, list[ChatUse]]) -> Iterator[Finding]:
         schemas = context.schemas
         registries = context.registries
         if not schemas or not registries:
             return
-        names = {s.name for s in schemas}
+        names = {s.name for s in schemas if s.name is not None}
         for registry in registries:
-            if registry.is_globals:
+            if registry.is_globals or registry.imported is not None:
                 continue
-            for key, key_node, _ in registry.entries:
-                if key not in names:
-                    known = ", ".join(f"`{n}`" for n in sorted(n for n in names if n))
-                    yield Finding(
-                        node=key_node,
-                        message=(
-                            f"Registry key `{key}` is not the name of any tool "
-                            f"({known}): the model never calls it"
-                        ),
-                    )
+            extra: frozenset[str] | None = frozenset()
+            if registry.name in cross:
+                extra = _names_of(cross[registry.name])
+            if extra is None:
+                continue
+            yield from _unknown_keys(registry, names | extra)
         dispatching = [r for r in registries if r.dispatches or not r.is_globals]
         if len(dispatching) != 1:
             return
@@ -167,6 +182,11 @@ def run(messages):
                 return
             bound = set(module.functions) | set(module.imports) | module.local_names
             keys = bound
+        elif registry.imported is not None:
+            known = context.imported_keys(registry)  # whole-project mode only
+            if known is None or not known[1]:
+                return
+            keys = set(known[0])
         else:
             if not registry.closed:
                 return
@@ -183,3 +203,27 @@ def run(messages):
                         "raises (`KeyError`, or `None` called after `.get`)"
                     ),
                 )
+
+
+def _names_of(uses: list[ChatUse]) -> frozenset[str] | None:
+    """The union of the tool names of loops in other files; ``None`` if any is unknown."""
+    names: set[str] = set()
+    for use in uses:
+        found = use.names
+        if found is None:
+            return None
+        names |= found
+    return frozenset(names)
+
+
+def _unknown_keys(registry: Registry, names: Set[str]) -> Iterator[Finding]:
+    for key, key_node, _ in registry.entries:
+        if key not in names:
+            known = ", ".join(f"`{n}`" for n in sorted(names))
+            yield Finding(
+                node=key_node,
+                message=(
+                    f"Registry key `{key}` is not the name of any tool "
+                    f"({known}): the model never calls it"
+                ),
+            )

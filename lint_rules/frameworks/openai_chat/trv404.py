@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
@@ -30,6 +30,11 @@ class ChatDispatchSignatureMismatch(Rule):
 
     Functions with `**kwargs`, decorated functions and schemas whose
     properties are not literal are not checked.
+
+    In whole-project mode (`toolret check`) the registry may be imported by
+    the loop's module, or register functions imported from another: the
+    registered name is reported in the registry's file. flake8 checks one
+    file at a time and sees same-file registries and functions only.
 
     ## References
     - [OpenAI: function calling](https://platform.openai.com/docs/guides/function-calling)
@@ -117,58 +122,51 @@ def run(messages):
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
-            return
-        schemas = context.schemas
-        if not schemas:
-            return
-        by_name: dict[str, Schema] = {s.name: s for s in schemas if s.name is not None}
-        for registry in context.registries:
-            if not any(_keywords_only(call) for call in registry.dispatches):
+        reported: set[cst.CSTNode] = set()
+        schemas = context.schemas if context.is_checked(settings) else None
+        if schemas:
+            by_name: dict[str, Schema] = {s.name: s for s in schemas if s.name is not None}
+            for registry in context.registries:
+                if registry.imported is not None or not context.keywords_only(registry):
+                    continue  # positional dispatch somewhere: the mapping is not certain
+                for key, _, value in registry.entries:
+                    schema = by_name.get(key)
+                    if schema is None or schema.properties is None:
+                        continue
+                    found = _check_entry(context, value, schema.name, schema.properties)
+                    if found is not None and found.node not in reported:
+                        reported.add(found.node)
+                        yield found
+        # whole-project mode: loops of other files dispatch through a registry of this one
+        for name, uses in sorted(context.registry_uses(settings).items()):
+            imported = context.dict_registry(context.scopes[0], name)
+            if imported is None:
                 continue
-            if any(not _keywords_only(call) for call in registry.dispatches):
-                continue  # positional dispatch somewhere: the mapping is not certain
-            for key, _, value in registry.entries:
-                schema = by_name.get(key)
-                if schema is None or schema.properties is None:
+            for use in uses:
+                if not use.keywords or use.schemas is None:
                     continue
-                name = value.value if isinstance(value, cst.Name) else None
-                function = context.module.functions.get(name) if name else None
-                if function is None or function.decorators:
-                    continue
-                problem = _mismatch(function, schema)
-                if problem is None:
-                    continue
-                node = value if not registry.is_globals else function.name
-                yield Finding(node=node, message=f"`{function.name.value}` {problem}")
+                fields = {s[0]: s[1] for s in use.schemas}
+                for key, _, value in imported.entries:
+                    properties = fields.get(key)
+                    if properties is None or value in reported:
+                        continue
+                    found = _check_entry(context, value, key, properties)
+                    if found is not None:
+                        reported.add(found.node)
+                        yield found
 
 
-def _keywords_only(call: cst.Call) -> bool:
-    """``fn(**args)``: exactly one ``**`` argument."""
-    return len(call.args) == 1 and call.args[0].star == "**"
-
-
-def _mismatch(function: cst.FunctionDef, schema: Schema) -> str | None:
-    params = function.params
-    if isinstance(params.star_kwarg, cst.Param):
+def _check_entry(
+    context: ChatFile,
+    value: cst.BaseExpression,
+    tool: str | None,
+    properties: Sequence[str],
+) -> Finding | None:
+    signature = context.signature(value)
+    if signature is None or signature.decorated:
         return None
-    accepted = {p.name.value for p in (*params.params, *params.kwonly_params)}
-    required = [
-        p.name.value
-        for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-        if p.default is None
-    ]
-    assert schema.properties is not None
-    for field_name in schema.properties:
-        if field_name not in accepted:
-            return (
-                f"does not accept `{field_name}`, a field of tool `{schema.name}`'s schema: "
-                "`TypeError` when the model passes it"
-            )
-    for param in required:
-        if param not in schema.properties:
-            return (
-                f"requires `{param}`, which tool `{schema.name}`'s schema does not have: "
-                "`TypeError: missing argument` on every call"
-            )
-    return None
+    problem = signature.mismatch(tool, properties)
+    if problem is None:
+        return None
+    assert isinstance(value, cst.Name)  # (``globals()`` entries are the ``def``'s name)
+    return Finding(node=value, message=f"`{value.value}` {problem}")
