@@ -14,11 +14,14 @@ lazily — only for files that report something — and never for clean files.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+
+from lint_rules.analysis.walk import iter_nodes
 
 
 @dataclass
@@ -41,6 +44,8 @@ class ParsedModule:
     """Every name bound at module level other than by an import."""
     shadowed: set[str] = field(default_factory=set)
     _positions: dict[cst.CSTNode, CodeRange] | None = None
+    _owners: dict[cst.CSTNode, int] | None = None
+    _starts: list[int] | None = None
     _never_returning: frozenset[str] | None = None
 
     # ------------------------------------------------------------------ names
@@ -97,11 +102,72 @@ class ParsedModule:
     # -------------------------------------------------------------- positions
 
     def range_of(self, node: cst.CSTNode) -> CodeRange:
-        """The node's range: 1-based lines, 0-based code-point columns, parentheses excluded."""
+        """The node's range: 1-based lines, 0-based code-point columns, parentheses excluded.
+
+        LibCST's ``PositionProvider`` regenerates the code of the whole module
+        (about three parses' worth of time). Only the top-level statement that
+        holds the node is regenerated here; its first line comes from CPython's
+        own parser, which numbers lines the same way. Where that is not
+        possible (a node outside any statement, source this Python cannot
+        parse) the whole module's positions are computed once.
+        """
         if self._positions is None:
+            self._positions = {}
+        found = self._positions.get(node)
+        if found is not None:
+            return found
+        owner = self._statement_owner().get(node)
+        starts = self._statement_lines()
+        if owner is None or starts is None:
             wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
-            self._positions = dict(wrapper.resolve(PositionProvider))
+            self._positions.update(wrapper.resolve(PositionProvider))
+            return self._positions[node]
+        statement = self.tree.body[owner]
+        alone = self.tree.with_changes(body=[statement], header=[], footer=[])
+        positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+        anchor = (
+            statement.name if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else statement
+        )
+        shift = starts[owner] - positions[anchor].start.line
+        for each, where in positions.items():
+            self._positions[each] = CodeRange(
+                CodePosition(where.start.line + shift, where.start.column),
+                CodePosition(where.end.line + shift, where.end.column),
+            )
         return self._positions[node]
+
+    def _statement_owner(self) -> dict[cst.CSTNode, int]:
+        """Every node → the index of the top-level statement it belongs to."""
+        if self._owners is None:
+            self._owners = {
+                each: index
+                for index, statement in enumerate(self.tree.body)
+                for each in iter_nodes(statement)
+            }
+        return self._owners
+
+    def _statement_lines(self) -> list[int] | None:
+        """The line of each top-level statement's anchor (``def``/``class`` line, else its
+        first line), from CPython's parser; ``None`` when the two parsers disagree."""
+        if self._starts is None:
+            try:
+                body = ast.parse(self.source).body
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self._starts = []
+                return None
+            starts: list[int] = []
+            index = 0
+            for statement in self.tree.body:
+                if index >= len(body):
+                    break
+                starts.append(body[index].lineno)
+                index += (
+                    len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+                )
+            self._starts = (
+                starts if len(starts) == len(self.tree.body) and index == len(body) else []
+            )
+        return self._starts or None
 
     def code_for(self, node: cst.CSTNode) -> str:
         return self.tree.code_for_node(node)

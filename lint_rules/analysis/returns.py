@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from lint_rules.analysis.walk import run_visitor
+
 _NEVER_RETURNING_CALLS = frozenset({"sys.exit", "os._exit", "os.abort"})
 _NEVER_RETURNING_BUILTINS = frozenset({"exit", "quit"})
 
@@ -89,7 +91,7 @@ class _CallCollector(cst.CSTVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         # Decorators and defaults run in this scope; the body does not.
         for decorator in node.decorators:
-            decorator.visit(self)
+            run_visitor(decorator, self)
         return False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
@@ -107,7 +109,7 @@ class _FlowWalker:
         if node is None:
             return []
         collector = _CallCollector()
-        node.visit(collector)
+        run_visitor(node, collector)
         if collector.has_yield:
             self.is_generator = True
         self.calls.extend(collector.calls)
@@ -310,12 +312,12 @@ class _BreakFinder(cst.CSTVisitor):
     def visit_For(self, node: cst.For) -> bool:
         # A nested loop's own break does not leave the outer loop; its else clause could.
         if node.orelse is not None:
-            node.orelse.visit(self)
+            run_visitor(node.orelse, self)
         return False
 
     def visit_While(self, node: cst.While) -> bool:
         if node.orelse is not None:
-            node.orelse.visit(self)
+            run_visitor(node.orelse, self)
         return False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -327,7 +329,7 @@ class _BreakFinder(cst.CSTVisitor):
 
 def _has_break(body: cst.BaseSuite) -> bool:
     finder = _BreakFinder()
-    body.visit(finder)
+    run_visitor(body, finder)
     return finder.found
 
 

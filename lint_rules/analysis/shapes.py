@@ -33,6 +33,7 @@ from typing import Final
 import libcst as cst
 
 from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.walk import run_visitor
 
 
 class Kind(enum.Enum):
@@ -415,7 +416,7 @@ class ShapeInference:
             keeps = self._is_framework_constructor if self.framework_types else None
             collector = _BindingCollector(keeps)
             if self.function is not None:
-                self.function.body.visit(collector)
+                run_visitor(self.function.body, collector)
             self._bindings = collector.bindings
         return self._bindings
 

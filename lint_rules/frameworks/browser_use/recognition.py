@@ -40,6 +40,7 @@ from lint_rules.analysis.shapes import (
     literal,
     returned_values,
 )
+from lint_rules.analysis.walk import run_visitor
 
 PACKAGE = "browser_use"
 ACTION_RESULT = "browser_use.ActionResult"
@@ -225,7 +226,7 @@ def recognise(module: ParsedModule) -> BrowserUseFile:
     if not track_calls and ".action" not in module.source:
         return result  # neither actions nor results: skip the walk
     finder = _Finder(module, result, track_calls=track_calls)
-    module.tree.visit(finder)
+    run_visitor(module.tree, finder)
     return result
 
 
@@ -234,7 +235,7 @@ def recognise(module: ParsedModule) -> BrowserUseFile:
 
 def _mentions_a_name(node: cst.BaseExpression) -> bool:
     finder = _NameFinder()
-    node.visit(finder)
+    run_visitor(node, finder)
     return finder.found
 
 
@@ -278,7 +279,7 @@ def _local_names(function: cst.FunctionDef) -> frozenset[str]:
         if isinstance(star, cst.Param):
             names.add(star.name.value)
     collector = _LocalNames()
-    function.body.visit(collector)
+    run_visitor(function.body, collector)
     return frozenset((names | collector.bound) - collector.declared_outer)
 
 

@@ -41,6 +41,7 @@ from lint_rules.analysis.shapes import (
     literal,
     returned_values,
 )
+from lint_rules.analysis.walk import run_visitor
 
 PACKAGE = "agents"
 
@@ -314,7 +315,7 @@ def recognise(module: ParsedModule, project: Project | None = None) -> AgentsFil
         return result
     finder = _Finder(module, result, index, sdk=imports_sdk)
     if imports_sdk:
-        module.tree.visit(finder)
+        run_visitor(module.tree, finder)
         finder.finish()
     if index is not None:
         finder.add_cross_file_uses(index.uses_in(module.path))
@@ -330,7 +331,7 @@ def _flow(module: ParsedModule, function: cst.FunctionDef) -> FunctionFlow:
 
 def _mentions(node: cst.CSTNode, names: frozenset[str]) -> bool:
     finder = _NameFinder(names)
-    node.visit(finder)
+    run_visitor(node, finder)
     return finder.found
 
 
