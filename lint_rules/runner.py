@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from lint_rules import prefilter
 from lint_rules.analysis.index import (
@@ -161,6 +161,7 @@ def run(
     selection = _Selection(resolver)
     slots: list[FileResult | None] = []
     given: list[_Given] = []
+    to_extract: list[tuple[_Given, bytes]] = []
     facts: dict[str, ModuleFacts] = {}
     for found in iter_files(paths, resolver, force_exclude=force_exclude):
         name = os.path.abspath(found)
@@ -190,10 +191,7 @@ def run(
             if item.cached is None and cache is not None:
                 item.cached = cache.valid_entry(name, stamp, settings.fingerprint(), data)
             if indexed and known_facts is None:
-                module_facts = _extract(name, data, project)
-                known_facts = dict(module_facts.data)
-                if cache is not None:
-                    cache.store_facts(name, stamp, known_facts)
+                to_extract.append((item, data))
             item.read = True
             item.signalled = not use_prefilter or prefilter.signalled(keys, data, name, settings)
             item.data = data if item.signalled else None
@@ -202,6 +200,19 @@ def run(
         if indexed and known_facts is not None:
             facts[name] = ModuleFacts(known_facts)
         given.append(item)
+
+    # Extracting facts parses the file: in parallel when there is enough of it.
+    extracted = _parallel_map(
+        _extract_in_worker,
+        [(item.path, data) for item, data in to_extract],
+        sum(len(data) for _, data in to_extract),
+        jobs,
+        lambda task: _extract(task[0], task[1], project),
+    )
+    for (item, _data), module_facts in zip(to_extract, extracted, strict=True):
+        facts[item.path] = module_facts
+        if cache is not None:
+            cache.store_facts(item.path, item.stamp, dict(module_facts.data))
 
     if index_project and any(key in _INDEXED for item in given for key in item.keys):
         project.index = _build_index(paths, resolver, facts, project, cache)
@@ -383,15 +394,46 @@ def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> I
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk)
 
 
+def _parallel_map(
+    in_worker: Callable[[Any], Any],
+    tasks: list[Any],
+    size: int,
+    jobs: int | None,
+    here: Callable[[Any], Any],
+) -> list[Any]:
+    """``[here(t) for t in tasks]``, or the same computed by ``in_worker`` in a process pool
+    when ``size`` bytes of parsing pay for one."""
+    workers = _workers_for(len(tasks), size, jobs)
+    if workers <= 1:
+        return [here(task) for task in tasks]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    chunk = max(1, len(tasks) // (workers * 4))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(in_worker, tasks, chunksize=chunk))
+
+
+def _extract_in_worker(task: tuple[str, bytes]) -> ModuleFacts:
+    global _WORKER_PROJECT
+    if _WORKER_PROJECT is None:
+        _WORKER_PROJECT = Project(revalidate=False)
+    return _extract(task[0], task[1], _WORKER_PROJECT)
+
+
 def _worker_count(pending: list[_Pending], jobs: int | None) -> int:
+    return _workers_for(len(pending), sum(len(item.data) for item in pending), jobs)
+
+
+def _workers_for(files: int, size: int, jobs: int | None) -> int:
     if jobs is not None:
-        return max(1, jobs)
-    if len(pending) < PARALLEL_MIN_FILES:
-        return 1
-    if sum(len(item.data) for item in pending) < PARALLEL_MIN_BYTES:
+        return max(1, min(jobs, files))
+    if files < PARALLEL_MIN_FILES or size < PARALLEL_MIN_BYTES:
         return 1
     available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(available or 1, len(pending)))
+    return max(1, min(available or 1, files))
 
 
 _WORKER_PROJECT: Project | None = None

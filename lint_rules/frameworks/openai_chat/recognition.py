@@ -23,7 +23,6 @@ nothing about it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,7 +33,7 @@ from lint_rules import prefilter
 from lint_rules.analysis.index import ChatUse, ProjectIndex
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
-from lint_rules.analysis.walk import find
+from lint_rules.analysis.walk import find_indexed
 from lint_rules.config import Settings
 
 PACKAGE = "openai"
@@ -104,19 +103,10 @@ def collect(
     """Every node of ``types`` inside ``node`` (``node`` itself included); unless
     ``nested``, nested functions, classes and lambdas are not entered (``node`` is).
 
-    The rules ask the same questions of the same subtrees many times (every
-    dispatch site looks at the whole module), so answers are memoised; nodes
-    are immutable and hashed by identity, and the cache's references keep a
-    cached node alive, so an identity is never reused while it is cached.
+    The rules ask about many subtrees of one module (every dispatch site looks
+    at the whole module): ``find_indexed`` answers from an index of the tree.
     """
-    return list(_collect(node, types, nested))
-
-
-@functools.lru_cache(maxsize=4096)
-def _collect(
-    node: cst.CSTNode, types: tuple[type[cst.CSTNode], ...], nested: bool
-) -> tuple[cst.CSTNode, ...]:
-    return tuple(find(node, *types, nested=nested))
+    return find_indexed(node, *types, nested=nested)
 
 
 # ------------------------------------------------------------------ per function
