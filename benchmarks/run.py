@@ -582,6 +582,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             commit, toolret_env = snapshot_toolret(args.toolret_ref, workdir / "toolret-src")
         except (OSError, subprocess.CalledProcessError, RuntimeError, tarfile.TarError) as error:
             print(f"error: cannot snapshot toolret at {args.toolret_ref}: {error}", file=sys.stderr)
+            if args.workdir is None:
+                corpora.remove_tree(workdir)
             return 2
         source = f"a snapshot of {args.toolret_ref} = {commit[:10]}"
 
