@@ -166,3 +166,16 @@ def test_reference_forms(tmp_path: Path) -> None:
     project = read_polyai_project(tmp_path)
     assert project.referenced == {"alpha", "beta", "gamma", "hangup", "transfer"}
     assert project.after_spoken_phrase == {"hangup"}
+
+
+def test_a_global_functions_second_parameter_is_not_flow() -> None:
+    # Only transition functions and function steps take `flow`: passing a global
+    # function's own argument to a call says nothing about speaking or navigating.
+    source = (
+        "def end_call(conv, ref: str):\n    item = conv.api.get(ref)\n    return {'hangup': True}\n"
+    )
+    assert [d.code for d in check_source(source, "functions/end_call.py")] == ["TRV103"]
+    step = source.replace("end_call(conv, ref: str)", "end_call(conv, flow)").replace(
+        "(ref)", "(flow)"
+    )
+    assert check_source(step, "flows/f/function_steps/end_call.py") == []

@@ -212,7 +212,12 @@ def recognise(module: ParsedModule, project: PolyAIProject | None) -> Recognitio
                     reason=reason,
                     project=project,
                     conv_name=first.name.value,
-                    flow_name=second.name.value if second is not None else None,
+                    flow_name=(
+                        second.name.value
+                        if second is not None
+                        and kind in (FunctionKind.TRANSITION, FunctionKind.STEP)
+                        else None
+                    ),
                 )
                 result.tools.append(tool)
 
