@@ -191,7 +191,12 @@ def run(
             if item.cached is None and cache is not None:
                 item.cached = cache.valid_entry(name, stamp, settings.fingerprint(), data)
             if indexed and known_facts is None:
-                to_extract.append((item, data))
+                if wants_facts(data):
+                    to_extract.append((item, data))
+                else:
+                    known_facts = dict(EMPTY_FACTS.data)
+                    if cache is not None:
+                        cache.store_facts(name, stamp, known_facts)
             item.read = True
             item.signalled = not use_prefilter or prefilter.signalled(keys, data, name, settings)
             item.data = data if item.signalled else None

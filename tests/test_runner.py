@@ -153,3 +153,23 @@ def test_progress_sees_every_parsed_file_in_order(tmp_path: Path) -> None:
     result = run([target], progress=Recorder(), jobs=2)
     assert len(seen) == result.parsed
     assert {total for total, _ in seen} == {result.parsed}
+
+
+def test_only_files_that_can_hold_facts_are_parsed_for_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "plain.py").write_text("import agents_of_shield\nx = 1\n" * 50)
+    (tmp_path / "main.py").write_text(
+        "from agents import Agent\n\ndef stop(ctx, results):\n    return 1\n\n"
+        "agent = Agent(name='a', tool_use_behavior=stop)\n"
+    )
+    shipped: list[str] = []
+    original = runner._parallel_map
+
+    def recording(in_worker, tasks, size, jobs, here):  # type: ignore[no-untyped-def]
+        shipped.extend(task[0] for task in tasks)
+        return original(in_worker, tasks, size, jobs, here)
+
+    monkeypatch.setattr(runner, "_parallel_map", recording)
+    run([tmp_path])
+    assert [Path(p).name for p in shipped] == ["main.py"]
