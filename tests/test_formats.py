@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ruff_json import from_ruff
 
 from lint_rules.formats import (
     FORMATS,
@@ -627,52 +628,13 @@ def _shape(value: Any) -> Any:
     return None if value is None else "scalar"
 
 
-_APPLICABILITY = {
-    "safe": Applicability.SAFE,
-    "unsafe": Applicability.UNSAFE,
-    "displayonly": Applicability.DISPLAY_ONLY,
-}
-
-
-def _from_ruff(obj: dict[str, Any]) -> Diagnostic:
-    """The toolret diagnostic equivalent to one of ruff's JSON objects."""
-
-    def location(value: dict[str, int]) -> Location:
-        return at(value["row"], value["column"])
-
-    ruff_fix = obj["fix"]
-    return Diagnostic(
-        code=obj["code"],
-        name=obj["name"],
-        message=obj["message"],
-        severity=Severity(obj["severity"]),
-        filename=obj["filename"],
-        location=location(obj["location"]),
-        end_location=location(obj["end_location"]),
-        fix=None
-        if ruff_fix is None
-        else Fix(
-            message=ruff_fix["message"],
-            applicability=_APPLICABILITY[ruff_fix["applicability"]],
-            edits=tuple(
-                Edit(
-                    content=edit["content"],
-                    location=location(edit["location"]),
-                    end_location=location(edit["end_location"]),
-                )
-                for edit in ruff_fix["edits"]
-            ),
-        ),
-    )
-
-
 @needs_ruff
 def test_json_has_exactly_ruffs_keys(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(RUFF_SOURCE, encoding="utf-8")
     ruff_objects = json.loads(_ruff(tmp_path, "json", "--select", "F401,F821", "a.py"))
     assert [obj["code"] for obj in ruff_objects] == ["F401", "F821"]
     ours = json.loads(
-        render("json", [_from_ruff(obj) for obj in ruff_objects], sources={}, cwd=tmp_path)
+        render("json", [from_ruff(obj) for obj in ruff_objects], sources={}, cwd=tmp_path)
     )
     assert [_shape(obj) for obj in ours] == [_shape(obj) for obj in ruff_objects]
     with_fix, without_fix = ours
@@ -721,7 +683,7 @@ def test_ruffs_own_diagnostics_render_exactly_as_ruff_renders_them(
         (tmp_path / name).write_bytes(text.encode("utf-8"))
     args = ["--select", "F401,F821,F841,B006,W291,W191", *(["--unsafe-fixes"] if unsafe else [])]
     objects = [json.loads(line) for line in _ruff(tmp_path, "json-lines", *args, ".").splitlines()]
-    diagnostics = [_from_ruff(obj) for obj in objects]
+    diagnostics = [from_ruff(obj) for obj in objects]
     sources = {
         d.filename: (tmp_path / Path(d.filename).name).read_bytes().decode() for d in diagnostics
     }

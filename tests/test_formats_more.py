@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ruff_json import from_ruff
 
 import lint_rules
 from lint_rules.formats import FORMATS, has_summary, render
@@ -724,45 +725,6 @@ def _ruff(cwd: Path, fmt: str, *args: str, project_dir: str | None = None) -> st
     return completed.stdout.decode("utf-8")
 
 
-_APPLICABILITY = {
-    "safe": Applicability.SAFE,
-    "unsafe": Applicability.UNSAFE,
-    "displayonly": Applicability.DISPLAY_ONLY,
-}
-
-
-def _from_ruff(obj: dict[str, Any]) -> Diagnostic:
-    """The toolret diagnostic equivalent to one of ruff's JSON objects."""
-
-    def location(value: dict[str, int]) -> Location:
-        return at(value["row"], value["column"])
-
-    ruff_fix = obj["fix"]
-    return Diagnostic(
-        code=obj["code"],
-        name=obj["name"],
-        message=obj["message"],
-        severity=Severity(obj["severity"]),
-        filename=obj["filename"],
-        location=location(obj["location"]),
-        end_location=location(obj["end_location"]),
-        fix=None
-        if ruff_fix is None
-        else Fix(
-            message=ruff_fix["message"],
-            applicability=_APPLICABILITY[ruff_fix["applicability"]],
-            edits=tuple(
-                Edit(
-                    content=edit["content"],
-                    location=location(edit["location"]),
-                    end_location=location(edit["end_location"]),
-                )
-                for edit in ruff_fix["edits"]
-            ),
-        ),
-    )
-
-
 @pytest.fixture
 def ruff_project(tmp_path: Path) -> tuple[Path, list[Diagnostic]]:
     """A small project with findings with and without fixes (one multi-line, with two
@@ -771,7 +733,7 @@ def ruff_project(tmp_path: Path) -> tuple[Path, list[Diagnostic]]:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     lines = _ruff(tmp_path, "json-lines", *RUFF_ARGS, ".").splitlines()
-    diagnostics = [_from_ruff(json.loads(line)) for line in lines]
+    diagnostics = [from_ruff(json.loads(line)) for line in lines]
     assert [d.code for d in diagnostics] == ["F401", "F401", "F841", "F821", "B006", "RUF001"]
     return tmp_path, diagnostics
 
