@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,8 @@ class CacheEntry:
     settings: str
     facts: str
     diagnostics: list[dict[str, Any]]
+    decoded: list[Diagnostic] | None = field(default=None, compare=False, repr=False)
+    """``diagnostics`` as values, once ``valid_entry`` has decoded them."""
 
     def to_json(self) -> list[Any]:
         s = self.stamp
@@ -75,6 +77,14 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def _decode(diagnostics: list[Any]) -> list[Diagnostic] | None:
+    """The stored diagnostics as values, or ``None`` when an entry is malformed (a miss)."""
+    try:
+        return [Diagnostic.from_json(d) for d in diagnostics]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def content_digest(data: bytes) -> str:
@@ -125,10 +135,14 @@ class ResultCache:
             data = read()
             if data is None or content_digest(data) != entry.digest:
                 return None
+        decoded = _decode(entry.diagnostics)
+        if decoded is None:
+            return None
+        if entry.stamp != stamp:
             self._updates[path] = CacheEntry(
                 stamp, entry.digest, settings, facts, entry.diagnostics
             )
-        return [Diagnostic.model_validate(d) for d in entry.diagnostics]
+        return decoded
 
     def store(
         self,
@@ -144,7 +158,7 @@ class ResultCache:
             content_digest(data),
             settings,
             facts,
-            [d.model_dump(mode="json") for d in diagnostics],
+            [d.to_json() for d in diagnostics],
         )
 
     def valid_entry(
@@ -155,15 +169,15 @@ class ResultCache:
         entry = self._entries.get(path)
         if entry is None or entry.settings != settings:
             return None
-        if entry.stamp == stamp:
-            return entry
-        if (
-            data is not None
-            and entry.stamp.size == stamp.size
-            and content_digest(data) == entry.digest
+        if entry.stamp != stamp and (
+            data is None or entry.stamp.size != stamp.size or content_digest(data) != entry.digest
         ):
-            return entry
-        return None
+            return None
+        if entry.decoded is None:
+            entry.decoded = _decode(entry.diagnostics)
+            if entry.decoded is None:
+                return None  # malformed: checked afresh, and the entry replaced
+        return entry
 
     def use(self, path: str, entry: CacheEntry, stamp: FileStamp) -> list[Diagnostic]:
         """The diagnostics of a valid entry; new stats are remembered for the next run."""
@@ -171,7 +185,10 @@ class ResultCache:
             self._updates[path] = CacheEntry(
                 stamp, entry.digest, entry.settings, entry.facts, entry.diagnostics
             )
-        return [Diagnostic.model_validate(d) for d in entry.diagnostics]
+        decoded = entry.decoded if entry.decoded is not None else _decode(entry.diagnostics)
+        if decoded is None:
+            raise ValueError(f"malformed cache entry for {path}")  # valid_entry rejects these
+        return list(decoded)
 
     def store_empty(
         self, path: str, stamp: FileStamp, settings: str, facts: str, digest: str

@@ -34,6 +34,7 @@ files, whatever their specificity.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import hashlib
@@ -41,13 +42,16 @@ import json
 import os
 import re
 import sys
+import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
-from pydantic import Strict as _Strict
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
+    from pydantic_core import CoreSchema
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -244,63 +248,105 @@ def _absolute(path: Path) -> Path:
 
 # ---------------------------------------------------------------------------
 # The models
+#
+# Plain frozen dataclasses: importing pydantic costs more than checking a small
+# tree, so only reading a config file does (``_adapter``). The ``Annotated``
+# metadata and ``__pydantic_config__`` below are what pydantic then reads;
+# nothing else looks at them.
 
 
-Selector = Annotated[str, AfterValidator(_check_selector)]
-Glob = Annotated[str, AfterValidator(_check_glob)]
-Name = Annotated[str, AfterValidator(_check_name)]
-StrictBool = Annotated[bool, _Strict()]
+class _After:
+    """``Annotated`` metadata: ``check`` runs after pydantic's own validation of the type."""
+
+    __slots__ = ("check",)
+
+    def __init__(self, check: Callable[[Any], Any]) -> None:
+        self.check = check
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_after_validator_function(self.check, handler(source))
+
+
+class _StrictBool:
+    """``Annotated`` metadata: a strict boolean (``"yes"`` or ``1`` is none)."""
+
+    __slots__ = ()
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        from pydantic_core import core_schema
+
+        return core_schema.bool_schema(strict=True)
+
+
+Selector = Annotated[str, _After(_check_selector)]
+Glob = Annotated[str, _After(_check_glob)]
+Name = Annotated[str, _After(_check_name)]
+StrictBool = Annotated[bool, _StrictBool()]
 
 
 def _kebab(name: str) -> str:
     return name.replace("_", "-")
 
 
-_TABLE_CONFIG = ConfigDict(
-    frozen=True, extra="forbid", populate_by_name=True, alias_generator=_kebab
-)
+_TABLE_CONFIG: Final[dict[str, Any]] = {
+    "extra": "forbid",
+    "populate_by_name": True,
+    "alias_generator": _kebab,
+}
+"""pydantic's config for every table: kebab-case keys (Python names in code), no others."""
 
 
-class PolyAISettings(BaseModel):
+@dataclass(frozen=True, slots=True)
+class PolyAISettings:
     """``[tool.toolret.polyai]``."""
 
-    model_config = _TABLE_CONFIG
+    __pydantic_config__ = _TABLE_CONFIG
 
     extra_return_keys: tuple[Name, ...] = ()
     """Return-dict keys accepted besides PolyAI's documented ones (TRV105)."""
 
 
-class BrowserUseSettings(BaseModel):
+@dataclass(frozen=True, slots=True)
+class BrowserUseSettings:
     """``[tool.toolret.browser-use]``."""
 
-    model_config = _TABLE_CONFIG
+    __pydantic_config__ = _TABLE_CONFIG
 
     extra_action_result_fields: tuple[Name, ...] = ()
     """``ActionResult`` keywords accepted besides the known fields (TRV204)."""
 
 
-class OpenAIAgentsSettings(BaseModel):
+@dataclass(frozen=True, slots=True)
+class OpenAIAgentsSettings:
     """``[tool.toolret.openai-agents]``."""
 
-    model_config = _TABLE_CONFIG
+    __pydantic_config__ = _TABLE_CONFIG
 
     extra_agent_arguments: tuple[Name, ...] = ()
     """``Agent(...)`` keywords accepted besides the dataclass fields (TRV310)."""
 
 
-class OpenAIChatSettings(BaseModel):
+@dataclass(frozen=True, slots=True)
+class OpenAIChatSettings:
     """``[tool.toolret.openai-chat]``."""
 
-    model_config = _TABLE_CONFIG
+    __pydantic_config__ = _TABLE_CONFIG
 
     extra_clients: tuple[Name, ...] = ()
     """Modules besides ``openai`` whose Chat Completions clients count (``groq``, ``litellm``)."""
 
 
-class RuleSelection(BaseModel):
+@dataclass(frozen=True, slots=True)
+class RuleSelection:
     """One layer of rule selection: the config file's, or one set of CLI flags."""
 
-    model_config = _TABLE_CONFIG
+    __pydantic_config__ = _TABLE_CONFIG
 
     select: tuple[Selector, ...] | None = None
     extend_select: tuple[Selector, ...] = ()
@@ -389,20 +435,24 @@ def _resolve_selection(
     return frozenset(enabled)
 
 
-class Settings(BaseModel):
+@dataclass(frozen=True)
+class Settings:
     """The settings that govern one file: a config file's, or the defaults.
 
     ``Settings()`` is the default configuration. Instances are immutable and
-    hashable; ``fingerprint()`` is a stable digest for cache keys.
+    hashable; ``fingerprint()`` is a stable digest for cache keys. The
+    constructor trusts its (typed) arguments; ``from_mapping`` validates.
+    Copy with ``dataclasses.replace``: derived values (``functools.cached_property``,
+    kept in the instance's ``__dict__``) are computed afresh for the copy.
     """
 
-    model_config = _TABLE_CONFIG
+    __pydantic_config__ = _TABLE_CONFIG
 
     select: tuple[Selector, ...] | None = None
     extend_select: tuple[Selector, ...] = ()
     ignore: tuple[Selector, ...] = ()
-    per_file_ignores: dict[Glob, tuple[Selector, ...]] = Field(default_factory=dict)
-    extend_per_file_ignores: dict[Glob, tuple[Selector, ...]] = Field(default_factory=dict)
+    per_file_ignores: dict[Glob, tuple[Selector, ...]] = field(default_factory=dict)
+    extend_per_file_ignores: dict[Glob, tuple[Selector, ...]] = field(default_factory=dict)
     exclude: tuple[Glob, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[Glob, ...] = ()
     respect_gitignore: StrictBool = True
@@ -416,40 +466,30 @@ class Settings(BaseModel):
     cli_selections: tuple[RuleSelection, ...] = ()
     """Rule-selection layers from command-line flags, applied after the file's."""
 
-    # Derived values, computed on first use. ``model_copy`` below resets them.
-    _fingerprint: str | None = PrivateAttr(default=None)
-    _excluder: _PathMatcher | None = PrivateAttr(default=None)
-    _selection_layers: tuple[RuleSelection, ...] | None = PrivateAttr(default=None)
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
+        """Validated settings from field names (Python or kebab-case) to plain values
+        (lists for tuples, dicts for tables). Raises pydantic's ``ValidationError``,
+        a ``ValueError``."""
+        settings: Settings = _adapter().validate_python(data)
+        return settings
 
     # -- identity -----------------------------------------------------------
 
     def fingerprint(self) -> str:
         """sha256 of the settings as canonical JSON: equal settings, equal fingerprint."""
-        if self._fingerprint is None:
-            payload = json.dumps(
-                self.model_dump(mode="json"), sort_keys=True, separators=(",", ":")
-            )
-            self._fingerprint = hashlib.sha256(payload.encode("utf-8")).hexdigest()
         return self._fingerprint
 
+    @functools.cached_property
+    def _fingerprint(self) -> str:
+        payload = json.dumps(
+            dataclasses.asdict(self), sort_keys=True, separators=(",", ":"), default=str
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
     def __hash__(self) -> int:
-        return hash(self.fingerprint())
-
-    def model_copy(
-        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
-    ) -> Settings:
-        # pydantic copies private attributes too; cached values would go stale.
-        copied = super().model_copy(update=update, deep=deep)
-        copied._fingerprint = None
-        copied._excluder = None
-        copied._selection_layers = None
-        return copied
-
-    def __eq__(self, other: object) -> bool:
-        # Fields only: pydantic's own ``__eq__`` would also compare the cached fingerprint.
-        if not isinstance(other, Settings):
-            return NotImplemented
-        return self.__dict__ == other.__dict__
+        # Equality is the generated one, on the fields alone (not the cached values).
+        return hash(self._fingerprint)
 
     # -- overrides ----------------------------------------------------------
 
@@ -473,42 +513,67 @@ class Settings(BaseModel):
         ``exclude`` replace the config's lists, the ``extend_`` ones add to them.
         Patterns stay relative to ``root``. Raises ``ConfigError`` naming the flag.
         """
-        data = self.model_dump()
-        if select is not None or extend_select or ignore:
-            data["cli_selections"] = [
-                *data["cli_selections"],
-                {"select": select, "extend_select": extend_select, "ignore": ignore},
-            ]
+        problems: list[str] = []
+
+        def checked(
+            flag: str, check: Callable[[str], str], values: Iterable[str]
+        ) -> tuple[str, ...]:
+            items = tuple(values)
+            for value in items:
+                try:
+                    check(value)
+                except ValueError as error:
+                    problems.append(f"--{flag}: {error}")
+            return items
+
+        def table(flag: str, entries: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ...]]:
+            result = {}
+            for pattern, codes in entries.items():
+                checked(flag, _check_glob, (pattern,))
+                result[pattern] = checked(flag, _check_selector, codes)
+            return result
+
+        # In field order, as pydantic reported them (the CLI layers are the last field).
+        changes: dict[str, Any] = {}
         if per_file_ignores is not None:
-            data["per_file_ignores"] = dict(per_file_ignores)
+            changes["per_file_ignores"] = table("per-file-ignores", per_file_ignores)
         if extend_per_file_ignores:
-            merged = {key: list(value) for key, value in data["extend_per_file_ignores"].items()}
+            merged = {key: list(value) for key, value in self.extend_per_file_ignores.items()}
             for pattern, selectors in extend_per_file_ignores.items():
                 merged.setdefault(pattern, []).extend(selectors)
-            data["extend_per_file_ignores"] = merged
+            changes["extend_per_file_ignores"] = table("extend-per-file-ignores", merged)
         if exclude is not None:
-            data["exclude"] = tuple(exclude)
-        data["extend_exclude"] = (*data["extend_exclude"], *extend_exclude)
+            changes["exclude"] = checked("exclude", _check_glob, exclude)
+        if extend_exclude:
+            added = checked("extend-exclude", _check_glob, extend_exclude)
+            changes["extend_exclude"] = self.extend_exclude + added
         if respect_gitignore is not None:
-            data["respect_gitignore"] = respect_gitignore
+            changes["respect_gitignore"] = respect_gitignore
         if force_exclude is not None:
-            data["force_exclude"] = force_exclude
-        try:
-            return Settings.model_validate(data)
-        except ValidationError as error:
-            raise ConfigError(
-                "toolret: invalid command-line option: " + _describe_cli_errors(error)
-            ) from None
+            changes["force_exclude"] = force_exclude
+        if select is not None or extend_select or ignore:
+            chosen = None if select is None else checked("select", _check_selector, select)
+            layer = RuleSelection(
+                select=chosen,
+                extend_select=checked("extend-select", _check_selector, extend_select),
+                ignore=checked("ignore", _check_selector, ignore),
+            )
+            changes["cli_selections"] = (*self.cli_selections, layer)
+        if problems:
+            raise ConfigError("toolret: invalid command-line option: " + "; ".join(problems))
+        return dataclasses.replace(self, **changes) if changes else self
 
     # -- rule selection -----------------------------------------------------
 
     def _layers(self) -> tuple[RuleSelection, ...]:
-        if self._selection_layers is None:
-            own = RuleSelection(
-                select=self.select, extend_select=self.extend_select, ignore=self.ignore
-            )
-            self._selection_layers = (own, *self.cli_selections)
         return self._selection_layers
+
+    @functools.cached_property
+    def _selection_layers(self) -> tuple[RuleSelection, ...]:
+        own = RuleSelection(
+            select=self.select, extend_select=self.extend_select, ignore=self.ignore
+        )
+        return (own, *self.cli_selections)
 
     def enabled_codes(self, all_rules: Mapping[str, bool]) -> frozenset[str]:
         """The codes enabled for any file, given every code and whether it is on by default."""
@@ -570,11 +635,11 @@ class Settings(BaseModel):
 
     def is_excluded_posix(self, absolute: str) -> bool:
         """``is_excluded`` for an absolute, normalised POSIX path string (the walk's hot path)."""
-        matcher = self._excluder
-        if matcher is None:
-            matcher = _exclusion_matcher(self._root_posix(), self.exclude + self.extend_exclude)
-            self._excluder = matcher
-        return matcher.matches(absolute, absolute.rsplit("/", 1)[-1])
+        return self._excluder.matches(absolute, absolute.rsplit("/", 1)[-1])
+
+    @functools.cached_property
+    def _excluder(self) -> _PathMatcher:
+        return _exclusion_matcher(self._root_posix(), self.exclude + self.extend_exclude)
 
     def _root_posix(self) -> str:
         return _absolute(self.root if self.root is not None else Path.cwd()).as_posix()
@@ -589,23 +654,34 @@ class Settings(BaseModel):
 # Reading config files
 
 
-def _allowed_keys(model: type[BaseModel]) -> dict[str, str]:
+@functools.cache
+def _adapter() -> TypeAdapter[Settings]:
+    """pydantic's validator for ``Settings``, built (and pydantic imported) on first use."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(Settings)
+
+
+def _allowed_keys(model: type[Any]) -> dict[str, str]:
     """TOML key -> field name; ``root`` and the CLI layers cannot be written in a file."""
     return {
-        _kebab(name): name for name in model.model_fields if name not in ("root", "cli_selections")
+        _kebab(item.name): item.name
+        for item in dataclasses.fields(model)
+        if item.name not in ("root", "cli_selections")
     }
 
 
-def _check_keys(table: Mapping[str, Any], model: type[BaseModel], prefix: str, path: Path) -> None:
+def _check_keys(table: Mapping[str, Any], model: type[Any], prefix: str, path: Path) -> None:
     allowed = _allowed_keys(model)
+    hints = typing.get_type_hints(model)
     for key, value in table.items():
         dotted = f"{prefix}.{_toml_key(key)}" if prefix else _toml_key(key)
         if key not in allowed:
             close = difflib.get_close_matches(key, list(allowed), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(_invalid(path, f"unknown key {dotted!r}{hint}"))
-        annotation = model.model_fields[allowed[key]].annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        annotation = hints[allowed[key]]
+        if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
             if not isinstance(value, dict):
                 raise ConfigError(_invalid(path, f"{dotted!r} must be a table"))
             _check_keys(value, annotation, dotted, path)
@@ -640,15 +716,6 @@ def _describe_errors(error: ValidationError, prefix: str) -> str:
         f"invalid value for {_location(prefix, item['loc'])!r}: {_error_text(item)}"
         for item in error.errors()
     )
-
-
-def _describe_cli_errors(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors():
-        loc = [part for part in item["loc"] if isinstance(part, str)]
-        flag = "--" + _kebab(loc[1] if loc[:1] == ["cli_selections"] and len(loc) > 1 else loc[0])
-        parts.append(f"{flag}: {_error_text(item)}")
-    return "; ".join(parts)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -689,8 +756,10 @@ def load_settings(path: Path) -> Settings:
     if not isinstance(table, dict):
         raise ConfigError(_invalid(path, f"{prefix!r} must be a table"))
     _check_keys(table, Settings, prefix, path)
+    from pydantic import ValidationError
+
     try:
-        return Settings.model_validate({**table, "root": path.parent})
+        return Settings.from_mapping({**table, "root": path.parent})
     except ValidationError as error:
         raise ConfigError(_invalid(path, _describe_errors(error, prefix))) from None
 

@@ -18,7 +18,7 @@ import codecs
 import io
 import tokenize
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -260,7 +260,7 @@ def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]
             continue
         noqa_row = directives.noqa_row(row)
         if noqa_row != row:
-            diagnostic = diagnostic.model_copy(update={"noqa_line": noqa_row})
+            diagnostic = replace(diagnostic, noqa_line=noqa_row)
         kept.append(diagnostic)
     return kept
 

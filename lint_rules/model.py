@@ -2,13 +2,17 @@
 
 Positions follow ruff's JSON output: rows and columns are 1-based, columns count
 Unicode code points, and ``end_location`` is exclusive.
+
+Plain frozen dataclasses (no pydantic: importing it would cost more than a whole
+run on a small tree). ``to_json`` / ``from_json`` are the cache's serialised form.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import Enum
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any
 
 DOCS_URL = "https://github.com/toolret/toolret/blob/main/docs/rules/{code}.md"
 """Where a rule's page lives; JSON ``url``, SARIF ``helpUri`` and LSP links use it."""
@@ -26,34 +30,74 @@ class Applicability(str, Enum):
     DISPLAY_ONLY = "display-only"
 
 
-class Location(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+@dataclass(frozen=True, slots=True)
+class Location:
     row: int
     column: int
 
+    def to_json(self) -> dict[str, Any]:
+        return {"row": self.row, "column": self.column}
 
-class Edit(BaseModel):
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Location:
+        return cls(row=data["row"], column=data["column"])
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
     """Replace the text between ``location`` and ``end_location`` with ``content``."""
-
-    model_config = ConfigDict(frozen=True)
 
     content: str
     location: Location
     end_location: Location
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+        }
 
-class Fix(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Edit:
+        return cls(
+            content=data["content"],
+            location=Location.from_json(data["location"]),
+            end_location=Location.from_json(data["end_location"]),
+        )
 
+
+@dataclass(frozen=True, slots=True)
+class Fix:
     message: str
     applicability: Applicability
     edits: tuple[Edit, ...]
 
+    def __post_init__(self) -> None:
+        # Callers may pass the enum's value and any sequence of edits (pydantic coerced both).
+        if not isinstance(self.applicability, Applicability):
+            object.__setattr__(self, "applicability", Applicability(self.applicability))
+        if type(self.edits) is not tuple:
+            object.__setattr__(self, "edits", tuple(self.edits))
 
-class Diagnostic(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "applicability": self.applicability.value,
+            "edits": [edit.to_json() for edit in self.edits],
+        }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fix:
+        return cls(
+            message=data["message"],
+            applicability=Applicability(data["applicability"]),
+            edits=tuple(Edit.from_json(edit) for edit in data["edits"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
     code: str
     name: str
     message: str
@@ -66,6 +110,10 @@ class Diagnostic(BaseModel):
     """Where a ``# noqa`` for this diagnostic goes, when not its first row (a
     multi-line string's last line, as in ruff); set by the engine."""
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.severity, Severity):
+            object.__setattr__(self, "severity", Severity(self.severity))
+
     @property
     def noqa_row(self) -> int:
         """The row whose ``# noqa`` comment suppresses this diagnostic."""
@@ -77,6 +125,37 @@ class Diagnostic(BaseModel):
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.filename, self.location.row, self.location.column, self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields as JSON values (enums as their values), nested objects as dicts."""
+        return {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "severity": self.severity.value,
+            "filename": self.filename,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+            "fix": None if self.fix is None else self.fix.to_json(),
+            "noqa_line": self.noqa_line,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Diagnostic:
+        """The diagnostic ``to_json`` gave. Raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` (an unknown enum value) for a malformed object."""
+        fix = data.get("fix")
+        return cls(
+            code=data["code"],
+            name=data["name"],
+            message=data["message"],
+            severity=Severity(data["severity"]),
+            filename=data["filename"],
+            location=Location.from_json(data["location"]),
+            end_location=Location.from_json(data["end_location"]),
+            fix=None if fix is None else Fix.from_json(fix),
+            noqa_line=data.get("noqa_line"),
+        )
 
 
 def rule_url(code: str) -> str:

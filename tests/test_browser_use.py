@@ -502,7 +502,7 @@ def test_extra_fields_from_settings_are_accepted() -> None:
     """
     assert found(source) != []
     overrides = {"browser_use": {"extra_action_result_fields": ["trace_id"]}}
-    settings = Settings.model_validate(overrides).with_overrides(select=["TRV2"])
+    settings = Settings.from_mapping(overrides).with_overrides(select=["TRV2"])
     assert check_source(textwrap.dedent(source), "agent_tools.py", settings) == []
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -129,7 +132,7 @@ def test_pyproject_without_table_loads_defaults(tmp_path: Path) -> None:
 
 
 def test_python_names_work_in_code_only() -> None:
-    assert Settings.model_validate({"extend_select": ["TRV1"]}).extend_select == ("TRV1",)
+    assert Settings.from_mapping({"extend_select": ["TRV1"]}).extend_select == ("TRV1",)
 
 
 @pytest.mark.parametrize(
@@ -293,7 +296,7 @@ def test_resolver_without_any_config_gives_defaults(tmp_path: Path) -> None:
 
 
 def enabled(**kwargs: object) -> set[str]:
-    return set(Settings.model_validate(kwargs).enabled_codes(RULES))
+    return set(Settings.from_mapping(kwargs).enabled_codes(RULES))
 
 
 def test_default_selection_is_default_on_rules() -> None:
@@ -492,20 +495,88 @@ def test_fingerprint_and_hash() -> None:
 
 def test_settings_are_immutable() -> None:
     settings = Settings()
-    with pytest.raises(ValueError, match="frozen"):
-        settings.select = ("TRV1",)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.select = ("TRV1",)  # type: ignore[misc]
 
 
-def test_model_copy_does_not_keep_stale_derived_values() -> None:
-    settings = Settings(ignore=("TRV101",))
+def test_a_copy_does_not_keep_stale_derived_values(tmp_path: Path) -> None:
+    settings = Settings(ignore=("TRV101",), root=tmp_path)
     assert "TRV101" not in settings.enabled_codes(RULES)
+    assert not settings.is_excluded(tmp_path / "gen")
     fingerprint = settings.fingerprint()
-    copied = settings.model_copy(update={"ignore": ()})
+    copied = dataclasses.replace(settings, ignore=(), extend_exclude=("gen",))
     assert "TRV101" in copied.enabled_codes(RULES)
+    assert copied.is_excluded(tmp_path / "gen")
     assert copied.fingerprint() != fingerprint
+    assert copied != settings
+    assert dataclasses.replace(copied, ignore=("TRV101",), extend_exclude=()) == settings
 
 
 def test_exclude_bang_is_literal(tmp_path: Path) -> None:
     settings = Settings(root=tmp_path, exclude=("!keep",))
     assert settings.is_excluded(tmp_path / "!keep")
     assert not settings.is_excluded(tmp_path / "other")
+
+
+# -- start-up ----------------------------------------------------------------
+# Importing pydantic costs more than checking a small tree, so only reading a
+# config file with a toolret table does; each check runs in a fresh interpreter.
+
+
+def _python(code: str, cwd: Path) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.splitlines()
+
+
+def test_importing_the_cli_does_not_import_pydantic(tmp_path: Path) -> None:
+    assert _python("import lint_rules.cli, sys; print('pydantic' in sys.modules)", tmp_path) == [
+        "False"
+    ]
+
+
+def test_checking_a_tree_without_config_or_tool_files_does_not_import_pydantic(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path / "pkg" / "a.py", "x = 1\n")
+    code = """\
+        import sys
+        from lint_rules.cli import main
+        sys.argv = ["toolret", "check", "--no-cache", "."]
+        try:
+            main()
+        except SystemExit as exit:
+            print(exit.code, "pydantic" in sys.modules)
+        """
+    assert _python(code, tmp_path)[-1] == "0 False"
+
+
+def test_a_config_file_is_still_validated_with_pydantic(tmp_path: Path) -> None:
+    write(tmp_path / "plain" / "a.py", "")
+    write(tmp_path / "project" / "pyproject.toml", '[tool.toolret]\nignore = ["TRV101"]\n')
+    bad = write(tmp_path / "bad" / "toolret.toml", 'respect-gitignore = "yes"\n')
+    code = """\
+        import sys
+        from pathlib import Path
+        from lint_rules.config import ConfigError, SettingsResolver, load_settings
+        settings = SettingsResolver()(Path("plain/a.py"))
+        print(settings.root is None, "pydantic" in sys.modules)
+        print(load_settings(Path("project/pyproject.toml")).ignore, "pydantic" in sys.modules)
+        try:
+            load_settings(Path("bad/toolret.toml"))
+        except ConfigError as error:
+            print(error)
+        """
+    no_config, *rest = _python(code, tmp_path)
+    if no_config.startswith("True"):  # no config file above the temporary directory
+        assert no_config == "True False"
+    assert rest == [
+        "('TRV101',) True",
+        f"toolret: invalid configuration in {bad}: "
+        "invalid value for 'respect-gitignore': Input should be a valid boolean",
+    ]

@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -176,9 +177,7 @@ def test_full_marks_a_fix_fixable_only_when_fix_would_apply_it() -> None:
     assert show("full", [RETURN_DICT], unsafe=True).startswith(
         "TRV301 [*] `lookup_weather` returns"
     )
-    safe = RETURN_DICT.model_copy(
-        update={"fix": SERIALIZE.model_copy(update={"applicability": Applicability.SAFE})}
-    )
+    safe = replace(RETURN_DICT, fix=replace(SERIALIZE, applicability=Applicability.SAFE))
     text = show("full", [safe])
     assert text.startswith("TRV301 [*] `lookup_weather` returns")
     assert "note:" not in text
@@ -186,8 +185,8 @@ def test_full_marks_a_fix_fixable_only_when_fix_would_apply_it() -> None:
 
 
 def test_full_display_only_fix_gets_ruffs_note() -> None:
-    display_only = RETURN_DICT.model_copy(
-        update={"fix": SERIALIZE.model_copy(update={"applicability": Applicability.DISPLAY_ONLY})}
+    display_only = replace(
+        RETURN_DICT, fix=replace(SERIALIZE, applicability=Applicability.DISPLAY_ONLY)
     )
     text = show("full", [display_only], unsafe=True)
     assert text.startswith("TRV301 `lookup_weather`")  # never fixable
@@ -318,8 +317,8 @@ def test_full_diagnostics_end_with_a_blank_line_each() -> None:
 
 
 def test_concise() -> None:
-    outside = RETURN_TUPLE.model_copy(update={"filename": "/elsewhere/t.py"})
-    stdin = RETURN_TUPLE.model_copy(update={"filename": "-"})
+    outside = replace(RETURN_TUPLE, filename="/elsewhere/t.py")
+    stdin = replace(RETURN_TUPLE, filename="-")
     assert show("concise", [RETURN_DICT, RETURN_TUPLE, outside, stdin], unsafe=True) == (
         "tools/weather.py:17:12: TRV301 [*] `lookup_weather` returns a `dict`, "
         "but its annotation says `str`\n"
@@ -391,14 +390,13 @@ def test_json_is_ruffs_object_with_sorted_keys_and_no_trailing_newline() -> None
 
 
 def test_json_lines_keeps_non_ascii_and_names_display_only_like_ruff() -> None:
-    display_only = RETURN_TUPLE.model_copy(
-        update={
-            "fix": fix(
-                "Return a `dict`",
-                (at(7, 12), at(7, 38), '{"prévision": prévision}'),
-                applicability=Applicability.DISPLAY_ONLY,
-            )
-        }
+    display_only = replace(
+        RETURN_TUPLE,
+        fix=fix(
+            "Return a `dict`",
+            (at(7, 12), at(7, 38), '{"prévision": prévision}'),
+            applicability=Applicability.DISPLAY_ONLY,
+        ),
     )
     assert show("json-lines", [RETURN_TUPLE, display_only]) == (
         '{"cell":null,"code":"TRV102","end_location":{"column":38,"row":7},'
@@ -423,9 +421,7 @@ def test_json_lines_keeps_non_ascii_and_names_display_only_like_ruff() -> None:
 
 def test_github() -> None:
     multi_line = diagnostic(at(13, 16), at(16, 6), severity=Severity.INFO)
-    odd = RETURN_TUPLE.model_copy(
-        update={"filename": "/project/a,b:c.py", "message": "100% of\nthe value"}
-    )
+    odd = replace(RETURN_TUPLE, filename="/project/a,b:c.py", message="100% of\nthe value")
     assert show("github", [RETURN_DICT, multi_line, odd]) == (
         "::error title=toolret (TRV301),file=/project/tools/weather.py,line=17,col=12,"
         "endLine=17,endColumn=20::tools/weather.py:17:12: TRV301 `lookup_weather` returns a "
@@ -444,9 +440,7 @@ def test_github() -> None:
 def _with_fix(applicability: Applicability | None) -> Diagnostic:
     if applicability is None:
         return RETURN_TUPLE
-    return RETURN_DICT.model_copy(
-        update={"fix": SERIALIZE.model_copy(update={"applicability": applicability})}
-    )
+    return replace(RETURN_DICT, fix=replace(SERIALIZE, applicability=applicability))
 
 
 SAFE = _with_fix(Applicability.SAFE)

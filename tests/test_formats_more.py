@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +114,7 @@ def test_registry_has_ruffs_twelve_formats_in_ruffs_order() -> None:
 
 
 def test_pylint() -> None:
-    outside = REPR_RETURN.model_copy(update={"filename": "/elsewhere/t.py"})
+    outside = replace(REPR_RETURN, filename="/elsewhere/t.py")
     assert show("pylint", [*BOTH, outside]) == (
         "functions/lookup_weather.py:7: [TRV101] `lookup_weather` returns a `list`\n"
         'tools/météo.py:7: [TRV308] `météo` returns `("天気", x)`: a repr\n'
@@ -135,9 +136,7 @@ def test_azure() -> None:
 
 
 def test_azure_escapes_what_would_break_the_command() -> None:
-    odd = RETURN_LIST.model_copy(
-        update={"filename": "/project/a;b].py", "message": "100% [sure];\r\nnext line"}
-    )
+    odd = replace(RETURN_LIST, filename="/project/a;b].py", message="100% [sure];\r\nnext line")
     assert show("azure", [odd]) == (
         "##vso[task.logissue type=error;sourcepath=/project/a%3Bb%5D.py;linenumber=7;"
         "columnnumber=12;code=TRV101;]100% [sure];%0D%0Anext line\n"
@@ -207,7 +206,7 @@ def test_gitlab_fingerprint_is_ruffs_siphash() -> None:
 
 
 def test_gitlab_fingerprints_are_unique_stable_and_ignore_moves() -> None:
-    moved = RETURN_LIST.model_copy(update={"location": at(30, 1), "end_location": at(30, 9)})
+    moved = replace(RETURN_LIST, location=at(30, 1), end_location=at(30, 9))
     report = json.loads(show("gitlab", [RETURN_LIST, moved, RETURN_LIST]))
     prints = [entry["fingerprint"] for entry in report]
     assert len(set(prints)) == 3
@@ -277,7 +276,7 @@ def test_junit_when_clean() -> None:
 
 def test_junit_escapes_and_stays_well_formed_xml() -> None:
     message = "a < b & 'c' \"d\"\tand\nnext\x01"
-    odd = RETURN_LIST.model_copy(update={"message": message, "filename": "/project/x&y.py"})
+    odd = replace(RETURN_LIST, message=message, filename="/project/x&y.py")
     text = show("junit", [odd])
     assert (
         '<failure message="a &lt; b &amp; &apos;c&apos; &quot;d&quot;&#9;and&#10;next\ufffd">'
@@ -566,7 +565,7 @@ def test_sarif_rules_describe_every_rule() -> None:
 
 
 def test_sarif_fix_that_deletes_and_paths_outside_the_root() -> None:
-    outside = UNKNOWN_KEY.model_copy(update={"filename": "/elsewhere/a b.py"})
+    outside = replace(UNKNOWN_KEY, filename="/elsewhere/a b.py")
     log = json.loads(show("sarif", [UNKNOWN_KEY, outside]))
     inside_result, outside_result = log["runs"][0]["results"]
     assert inside_result["level"] == "warning"
@@ -599,7 +598,7 @@ def test_sarif_fix_that_deletes_and_paths_outside_the_root() -> None:
 
 
 def test_sarif_unknown_codes_get_a_rule_too() -> None:
-    foreign = REPR_RETURN.model_copy(update={"code": "XYZ001", "name": "foreign"})
+    foreign = replace(REPR_RETURN, code="XYZ001", name="foreign")
     run = json.loads(show("sarif", [foreign, foreign]))["runs"][0]
     rules = run["tool"]["driver"]["rules"]
     assert len(rules) == len(all_rules()) + 1
@@ -648,7 +647,7 @@ def _github_code_scanning_problems(log: dict[str, Any]) -> list[str]:
 
 
 def test_sarif_has_what_github_code_scanning_requires() -> None:
-    foreign = REPR_RETURN.model_copy(update={"code": "XYZ001", "name": "foreign"})
+    foreign = replace(REPR_RETURN, code="XYZ001", name="foreign")
     log = json.loads(show("sarif", [*BOTH, UNKNOWN_KEY, foreign]))
     assert _github_code_scanning_problems(log) == []
     assert log["runs"][0]["originalUriBaseIds"] == {"%SRCROOT%": {"uri": "file:///project/"}}
@@ -663,8 +662,8 @@ def test_sarif_validates_against_the_official_schema() -> None:
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
     validator = validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
-    outside = UNKNOWN_KEY.model_copy(update={"filename": "/elsewhere/a b.py"})
-    foreign = REPR_RETURN.model_copy(update={"code": "XYZ001", "name": "foreign"})
+    outside = replace(UNKNOWN_KEY, filename="/elsewhere/a b.py")
+    foreign = replace(REPR_RETURN, code="XYZ001", name="foreign")
     for diagnostics in ([], [*BOTH, UNKNOWN_KEY, outside, foreign]):
         log = json.loads(show("sarif", diagnostics))
         errors = [error.message for error in validator.iter_errors(log)]

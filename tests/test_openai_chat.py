@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lint_rules.config import Settings
 from lint_rules.engine import check_source
 from lint_rules.frameworks.openai_chat._loops import HEAD
@@ -131,8 +133,6 @@ def test_a_configured_extra_client_is_checked() -> None:
     )
     assert codes(groq) == []
     settings = Settings().with_overrides(select=["TRV4"])
-    settings = settings.model_copy(
-        update={"openai_chat": settings.openai_chat.model_copy(update={"extra_clients": ("groq",)})}
-    )
+    settings = replace(settings, openai_chat=replace(settings.openai_chat, extra_clients=("groq",)))
     found = sorted(d.code for d in check_source(groq, "loop.py", settings))
     assert found == ["TRV401", "TRV406", "TRV407"]
