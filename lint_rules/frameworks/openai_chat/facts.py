@@ -65,14 +65,8 @@ def _use(chat: ChatFile, registry: Registry) -> dict[str, Any] | None:
     if registry.is_globals or not registry.dispatches:
         return None
     module = chat.module
-    keywords = chat.keywords_only(registry)
-    line = module.range_of(registry.dispatches[0]).start.line
-    use: dict[str, Any] = {
-        "keywords": keywords,
-        "plain": chat.serialised_plainly(registry),
-        "line": line,
-    }
     if registry.imported is not None:
+        use = _use_facts(chat, registry)
         use["registry"] = registry.imported
         use["extended"] = chat.extended(registry.name, chat.scopes[0])
         return use
@@ -86,8 +80,19 @@ def _use(chat: ChatFile, registry: Registry) -> dict[str, Any] | None:
             entries.append([key, local, ref])
     if not entries:
         return None
+    use = _use_facts(chat, registry)
     use["entries"] = entries
     return use
+
+
+def _use_facts(chat: ChatFile, registry: Registry) -> dict[str, Any]:
+    """What another file needs of a loop that crosses files. Only computed for such a loop:
+    the line costs a position, which is most of this function's price."""
+    return {
+        "keywords": chat.keywords_only(registry),
+        "plain": chat.serialised_plainly(registry),
+        "line": chat.module.range_of(registry.dispatches[0]).start.line,
+    }
 
 
 def _local(value: cst.BaseExpression) -> str | None:
