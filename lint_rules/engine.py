@@ -89,8 +89,14 @@ def check_source(
     path: str,
     settings: Settings | None = None,
     project: Project | None = None,
+    *,
+    parsed: ParsedModule | None = None,
 ) -> list[Diagnostic]:
-    """Check one file's text. ``path`` decides layout-based recognition and config."""
+    """Check one file's text. ``path`` decides layout-based recognition and config.
+
+    ``parsed``: the module already parsed from this very text (the runner parses
+    once for the index facts and the check).
+    """
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
     active = [f for f in frameworks() if _has_enabled_rule(f.key, codes)]
@@ -98,7 +104,11 @@ def check_source(
     if not signalled:
         return []
     try:
-        module = parse_module(source, path)
+        module = (
+            parsed
+            if parsed is not None and parsed.source == source and parsed.path == path
+            else parse_module(source, path)
+        )
     except cst.ParserSyntaxError as error:
         if ParseError.code not in codes:
             return []
@@ -134,8 +144,11 @@ def check_bytes(
     path: str,
     settings: Settings | None = None,
     project: Project | None = None,
+    *,
+    parsed: ParsedModule | None = None,
 ) -> list[Diagnostic]:
-    """Decode a file as Python does (PEP 263, BOM) and check it."""
+    """Decode a file as Python does (PEP 263, BOM) and check it (``parsed``: as in
+    ``check_source``)."""
     settings = settings if settings is not None else Settings()
     try:
         source = decode_source(data)
@@ -150,7 +163,7 @@ def check_bytes(
             return []
         reason = error.msg if isinstance(error, SyntaxError) else str(error)
         return [_engine_diagnostic(ParseError, path, 1, 1, f"Cannot decode file: {reason}")]
-    return check_source(source, path, settings, project)
+    return check_source(source, path, settings, project, parsed=parsed)
 
 
 def decode_source(data: bytes) -> str:

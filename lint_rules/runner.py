@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lint_rules import prefilter
 from lint_rules.analysis.index import (
@@ -37,6 +37,9 @@ from lint_rules.catalog import DEFAULT_ENABLED, frameworks_enabled
 from lint_rules.config import Settings, SettingsResolver
 from lint_rules.discovery import discover
 from lint_rules.model import Diagnostic, Location
+
+if TYPE_CHECKING:
+    from lint_rules.analysis.module import ParsedModule
 
 # A pool costs ~50 ms to start; a LibCST parse ~3 ms per 100 lines. Below this
 # many bytes of files to parse, one process finishes first.
@@ -206,25 +209,69 @@ def run(
             facts[name] = ModuleFacts(known_facts)
         given.append(item)
 
-    # Extracting facts parses the file: in parallel when there is enough of it.
-    extracted = _parallel_map(
-        _extract_in_worker,
-        [(item.path, data) for item, data in to_extract],
-        sum(len(data) for _, data in to_extract),
-        jobs,
-        lambda task: _extract(task[0], task[1], project),
-    )
-    for (item, _data), module_facts in zip(to_extract, extracted, strict=True):
-        facts[item.path] = module_facts
-        if cache is not None:
-            cache.store_facts(item.path, item.stamp, dict(module_facts.data))
+    # Pass one parses each file once: for its index facts and, where the cache cannot
+    # answer, for a speculative check against an index of the file's own facts.
+    indexing = index_project and any(key in _INDEXED for item in given for key in item.keys)
+    speculated: dict[str, _Speculation] = {}
+    spec_items = [item for item in given if item.cached is None and item.data is not None]
+    extracting = {item.path for item, _ in to_extract}
+    speculating = {item.path for item in spec_items}
+    only_facts = [(item, data) for item, data in to_extract if item.path not in speculating]
+    with _Workers(jobs, len(spec_items) + len(only_facts), _size(spec_items, only_facts)) as pool:
+        extracted = pool.map(
+            _extract_in_worker,
+            [(item.path, data) for item, data in only_facts],
+            lambda task: _extract(task[0], task[1], project),
+        )
+        for (item, _data), module_facts in zip(only_facts, extracted, strict=True):
+            facts[item.path] = module_facts
+        spec_tasks = [
+            _SpeculationTask(
+                path=item.path,
+                data=item.data,
+                settings=item.settings,
+                keys=item.keys,
+                extract=item.path in extracting,
+            )
+            for item in spec_items
+            if item.data is not None
+        ]
+        result.parsed += len(spec_tasks)
+        spec_results: Iterable[_Speculation] = pool.map(
+            _speculate_in_worker, spec_tasks, lambda task: _speculate(task, project)
+        )
+        if progress is not None:
+            spec_results = _tracked(progress, spec_results, len(spec_tasks))
+        for task, done in zip(spec_tasks, spec_results, strict=True):
+            speculated[task.path] = done
+            if done.facts is not None:
+                facts[task.path] = done.facts
+    if cache is not None:
+        for item, _data in to_extract:
+            if item.path in facts:
+                cache.store_facts(item.path, item.stamp, dict(facts[item.path].data))
 
-    if index_project and any(key in _INDEXED for item in given for key in item.keys):
+    if indexing:
         project.index = _build_index(paths, resolver, facts, project, cache)
 
     pending: list[_Pending] = []
     for item in given:
         digest = project.facts_digest(item.path, item.keys)
+        speculation = speculated.get(item.path)
+        if speculation is not None and speculation.digest == digest:
+            # The results depend on the index only through this digest (the cache's
+            # own invariant): the speculative check stands.
+            slots[item.index] = speculation.result
+            if cache is not None and item.data is not None:
+                cache.store(
+                    item.path,
+                    item.stamp,
+                    item.data,
+                    item.settings.fingerprint(),
+                    digest,
+                    speculation.result.diagnostics,
+                )
+            continue
         if item.cached is not None and item.cached.facts == digest and cache is not None:
             result.cached += 1
             diagnostics = cache.use(item.path, item.cached, item.stamp)
@@ -261,7 +308,7 @@ def run(
             _Pending(item.index, item.path, item.data, item.settings, item.stamp, digest)
         )
 
-    result.parsed = len(pending)
+    result.parsed += len(pending)
     checked: Iterable[FileResult] = _check_all(pending, project, jobs)
     if progress is not None:
         checked = progress.track(checked, len(pending))
@@ -399,26 +446,129 @@ def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> I
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk)
 
 
-def _parallel_map(
-    in_worker: Callable[[Any], Any],
-    tasks: list[Any],
-    size: int,
-    jobs: int | None,
-    here: Callable[[Any], Any],
-) -> list[Any]:
-    """``[here(t) for t in tasks]``, or the same computed by ``in_worker`` in a process pool
-    when ``size`` bytes of parsing pay for one."""
-    workers = _workers_for(len(tasks), size, jobs)
-    if workers <= 1:
-        return [here(task) for task in tasks]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+@dataclass
+class _SpeculationTask:
+    """Pass one's work on a file the cache cannot answer: parse it once, take its index
+    facts (``extract``) and check it as if no other file had facts about it."""
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    chunk = max(1, len(tasks) // (workers * 4))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(in_worker, tasks, chunksize=chunk))
+    path: str
+    data: bytes
+    settings: Settings
+    keys: tuple[str, ...]
+    extract: bool
+
+
+@dataclass
+class _Speculation:
+    result: FileResult
+    digest: str
+    """The facts digest the result was computed with (``Project.facts_digest``)."""
+    facts: ModuleFacts | None
+    """The extracted index facts (when the task asked for them)."""
+
+
+def _speculate(task: _SpeculationTask, project: Project) -> _Speculation:
+    """Check a file without the project index, and say which facts that result used.
+
+    A file's results depend on other files only through its facts digest:
+    every query the rules make of the index is about the file itself and is
+    part of the digest, which is empty for a file no other file says anything
+    about (the cache relies on the same invariant). When the digest with the
+    whole project's index is the one computed here, this result is the
+    result, and the file is parsed once in all; otherwise the runner checks it
+    again with the index.
+    """
+    from lint_rules.engine import check_bytes, decode_source
+
+    module = None
+    facts: ModuleFacts | None = None
+    previous = project.index
+    project.index = None
+    try:
+        if task.extract:
+            from lint_rules.frameworks.index_facts import extract_parsed
+
+            try:
+                module = _parse_quietly(decode_source(task.data), task.path)
+            except (SyntaxError, UnicodeDecodeError, LookupError):
+                module = None
+            facts = (
+                extract_parsed(module, task.data, project) if module is not None else EMPTY_FACTS
+            )
+        diagnostics = check_bytes(task.data, task.path, task.settings, project, parsed=module)
+        digest = project.facts_digest(task.path, task.keys)
+    finally:
+        project.index = previous
+    return _Speculation(_with_source(FileResult(task.path, diagnostics), task.data), digest, facts)
+
+
+def _parse_quietly(source: str, path: str) -> ParsedModule | None:
+    """The parsed module, or ``None`` when LibCST cannot parse it (the check reports that)."""
+    import libcst as cst
+
+    from lint_rules.analysis.module import parse_module
+
+    try:
+        return parse_module(source, path)
+    except (cst.ParserSyntaxError, RecursionError):
+        return None
+
+
+def _speculate_in_worker(task: _SpeculationTask) -> _Speculation:
+    global _WORKER_PROJECT
+    if _WORKER_PROJECT is None:
+        _WORKER_PROJECT = Project(revalidate=False)
+    return _speculate(task, _WORKER_PROJECT)
+
+
+def _size(items: Sequence[_Given], pairs: Sequence[tuple[_Given, bytes]]) -> int:
+    return sum(len(i.data or b"") for i in items) + sum(len(data) for _, data in pairs)
+
+
+def _tracked(
+    progress: Progress, results: Iterable[_Speculation], total: int
+) -> Iterator[_Speculation]:
+    """Show pass one's checks on the progress bar (it takes file results)."""
+    speculations: list[_Speculation] = []
+
+    def files() -> Iterator[FileResult]:
+        for speculation in results:
+            speculations.append(speculation)
+            yield speculation.result
+
+    for _ in progress.track(files(), total):
+        yield speculations.pop(0)
+
+
+class _Workers:
+    """A process pool for one pass, started on first use and only when the pass has
+    enough to parse to pay for it; ``map`` keeps the tasks' order."""
+
+    def __init__(self, jobs: int | None, files: int, size: int) -> None:
+        self._count = _workers_for(files, size, jobs)
+        self._pool: Any = None
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+
+    def map(
+        self, in_worker: Callable[[Any], Any], tasks: list[Any], here: Callable[[Any], Any]
+    ) -> Iterator[Any]:
+        if self._count <= 1 or not tasks:
+            return (here(task) for task in tasks)
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self._pool = ProcessPoolExecutor(max_workers=self._count, mp_context=context)
+        chunk = max(1, len(tasks) // (self._count * 4))
+        return iter(self._pool.map(in_worker, tasks, chunksize=chunk))
 
 
 def _extract_in_worker(task: tuple[str, bytes]) -> ModuleFacts:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from lint_rules import runner
+from lint_rules import engine, runner
 from lint_rules.cache import ResultCache
 from lint_rules.config import SettingsResolver
+from lint_rules.frameworks import index_facts
 from lint_rules.model import Diagnostic
 from lint_rules.rules import EngineRule, all_rules
 
@@ -143,16 +144,18 @@ def test_cached_diagnostics_round_trip(tmp_path: Path, fmt: str) -> None:
 def test_progress_sees_every_parsed_file_in_order(tmp_path: Path) -> None:
     target = corpus(tmp_path)
     seen: list[tuple[int, str]] = []
+    totals: list[int] = []
 
     class Recorder:
         def track(self, results, total):  # type: ignore[no-untyped-def]
+            totals.append(total)
             for result in results:
                 seen.append((total, result.path))
                 yield result
 
     result = run([target], progress=Recorder(), jobs=2)
-    assert len(seen) == result.parsed
-    assert {total for total, _ in seen} == {result.parsed}
+    # One bar per pass (the second re-checks what other files' facts changed).
+    assert len(seen) == result.parsed == sum(totals)
 
 
 def test_only_files_that_can_hold_facts_are_parsed_for_the_index(
@@ -164,12 +167,55 @@ def test_only_files_that_can_hold_facts_are_parsed_for_the_index(
         "agent = Agent(name='a', tool_use_behavior=stop)\n"
     )
     shipped: list[str] = []
-    original = runner._parallel_map
+    original = index_facts.extract_parsed
 
-    def recording(in_worker, tasks, size, jobs, here):  # type: ignore[no-untyped-def]
-        shipped.extend(task[0] for task in tasks)
-        return original(in_worker, tasks, size, jobs, here)
+    def recording(module, data, project=None):  # type: ignore[no-untyped-def]
+        shipped.append(module.path)
+        return original(module, data, project)
 
-    monkeypatch.setattr(runner, "_parallel_map", recording)
-    run([tmp_path])
+    monkeypatch.setattr(index_facts, "extract_parsed", recording)
+    run([tmp_path], jobs=1)
     assert [Path(p).name for p in shipped] == ["main.py"]
+
+
+def test_a_file_is_parsed_once_when_no_other_file_changes_its_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lint_rules.analysis import module as module_analysis
+
+    (tmp_path / "main.py").write_text(
+        "from agents import Agent, function_tool\n\n@function_tool\ndef count() -> int:\n"
+        "    return 3\n\ndef stop(ctx, results):\n    return 1\n\n"
+        "agent = Agent(name='a', tools=[count], tool_use_behavior=stop)\n"
+    )
+    parsed: list[str] = []
+    original = module_analysis.parse_module
+
+    def counting(source, path):  # type: ignore[no-untyped-def]
+        parsed.append(path)
+        return original(source, path)
+
+    monkeypatch.setattr(module_analysis, "parse_module", counting)
+    monkeypatch.setattr(engine, "parse_module", counting)
+    monkeypatch.setattr(index_facts, "parse_module", counting)
+    result = run([tmp_path], jobs=1)
+    assert [Path(p).name for p in parsed] == ["main.py"]
+    assert result.diagnostics == run([tmp_path], jobs=1, index_project=False).diagnostics
+
+
+def test_a_file_whose_facts_come_from_another_file_is_checked_again(tmp_path: Path) -> None:
+    (tmp_path / "behaviors.py").write_text(
+        "from agents import ToolsToFinalOutputResult\n\n"
+        "def stop(context, results) -> ToolsToFinalOutputResult:\n"
+        "    return ToolsToFinalOutputResult(is_final_output=True, final_output=len(results))\n"
+    )
+    (tmp_path / "main.py").write_text(
+        "from agents import Agent\nfrom behaviors import stop\n\n"
+        "agent = Agent(name='a', tool_use_behavior=stop)\n"
+    )
+    whole = {(Path(d.filename).name, d.code) for d in run([tmp_path], jobs=1).diagnostics}
+    alone = {
+        (Path(d.filename).name, d.code)
+        for d in run([tmp_path], jobs=1, index_project=False).diagnostics
+    }
+    assert ("behaviors.py", "TRV312") in whole - alone

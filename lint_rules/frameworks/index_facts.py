@@ -11,21 +11,31 @@ from __future__ import annotations
 import libcst as cst
 
 from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts
-from lint_rules.analysis.module import parse_module
+from lint_rules.analysis.module import ParsedModule, parse_module
 from lint_rules.analysis.project import Project
 
 
 def extract(path: str, data: bytes, project: Project | None = None) -> ModuleFacts:
     """The index facts of one file (``EMPTY_FACTS`` when it cannot be read or parsed)."""
     from lint_rules.engine import decode_source
+
+    try:
+        module = parse_module(decode_source(data), path)
+    except (SyntaxError, UnicodeDecodeError, LookupError, cst.ParserSyntaxError, RecursionError):
+        return EMPTY_FACTS
+    return extract_parsed(module, data, project)
+
+
+def extract_parsed(
+    module: ParsedModule, data: bytes, project: Project | None = None
+) -> ModuleFacts:
+    """The index facts of a file already parsed (``data``: its bytes, for the byte tests)."""
     from lint_rules.frameworks.openai_agents.facts import extract_module as agents_facts
     from lint_rules.frameworks.openai_chat.facts import extract_module as chat_facts
 
     try:
-        source = decode_source(data)
-        module = parse_module(source, path)
         return ModuleFacts(
             {"agents": agents_facts(module, data, project), "chat": chat_facts(module, data)}
         )
-    except (SyntaxError, UnicodeDecodeError, LookupError, cst.ParserSyntaxError, RecursionError):
+    except RecursionError:
         return EMPTY_FACTS
