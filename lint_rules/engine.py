@@ -269,9 +269,12 @@ def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]
     kept = []
     for diagnostic in diagnostics:
         row = diagnostic.location.row
-        if directives.suppresses(diagnostic.code, row):
+        # A rule's diagnostic starts where its node's first token does; a parse
+        # error's position may be anywhere (inside an unterminated string).
+        token_start = diagnostic.code != ParseError.code
+        if directives.suppresses(diagnostic.code, row, token_start=token_start):
             continue
-        noqa_row = directives.noqa_row(row)
+        noqa_row = directives.noqa_row(row, token_start=token_start)
         if noqa_row != row:
             diagnostic = replace(diagnostic, noqa_line=noqa_row)
         kept.append(diagnostic)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import re
 import tokenize
 
 import pytest
@@ -267,3 +269,34 @@ def test_add_noqa_output_suppresses() -> None:
     directives = NoqaDirectives.from_source("".join(lines))
     assert directives.suppresses("TRV105", 2)
     assert directives.suppresses("TRV106", 2)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'def f(conv):\n    return """It is\nsunny"""  # noqa: TRV101\n',
+        "def f(conv):\n    return 1 + \\\n        2\n",
+        "x = 'a\\\nb'\ny = 2\n",
+        'x = (\n    "a"\n    "b"\n)\ny = f"""{x}\n"""\n',
+        "a = 1\r\nb = '''x\r\ny'''\r\nc = 3\r\n",
+        "a = 1\rb = '''x\ry'''\rc = 3\r",
+        'x = 1  # """ in a comment\ny = 2 \\\n  + 3\n',
+        "def f():\n    '''doc\n    more'''\n    return g(1,\n             2)\n",
+    ],
+)
+def test_noqa_row_at_a_token_start_agrees_with_the_tokenizer(source: str) -> None:
+    exact = NoqaDirectives.from_source(source)
+    rows = len(re.split(r"\r\n|\r|\n", source))
+    expected = [exact.noqa_row(row) for row in range(1, rows + 1)]
+    starts = {token.start[0] for token in _tokens(source)}
+    for row in starts:
+        quick = NoqaDirectives.from_source(source)
+        assert quick.noqa_row(row, token_start=True) == expected[row - 1], row
+
+
+def _tokens(source: str) -> list[tokenize.TokenInfo]:
+    return [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(source).readline)
+        if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER, tokenize.DEDENT)
+    ]

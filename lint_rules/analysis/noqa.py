@@ -189,7 +189,7 @@ class NoqaDirectives:
     each diagnostic; a file without the word ``noqa`` is never tokenized.
     """
 
-    __slots__ = ("_file_all", "_file_codes", "_lines", "_source", "_span_end")
+    __slots__ = ("_file_all", "_file_codes", "_line_starts", "_lines", "_source", "_span_end")
 
     def __init__(
         self,
@@ -205,6 +205,7 @@ class NoqaDirectives:
         self._file_codes = file_codes
         self._span_end = span_end
         self._source = source
+        self._line_starts: list[int] | None = None
 
     @classmethod
     def from_source(cls, source: str) -> NoqaDirectives:
@@ -243,24 +244,45 @@ class NoqaDirectives:
         """The directive written on physical line ``row`` (1-based), if any."""
         return self._lines.get(row)
 
-    def noqa_row(self, row: int) -> int:
+    def noqa_row(self, row: int, *, token_start: bool = False) -> int:
         """The line whose directive applies to a diagnostic starting on ``row``.
 
         ``row`` itself, or the last line of the multi-line string or backslash
-        continuation that begins on it.
+        continuation that begins on it. ``token_start``: a token is known to
+        start on ``row`` (a reported node's first line). Then the run goes on
+        past ``row`` only if a token starting there spans lines (a string, so
+        the line holds a triple quote or ends in a backslash) or the line ends
+        in a continuation backslash: any other row is answered without
+        tokenizing the file, which is the slow part.
         """
         if self._span_end is None:
+            if token_start and not self._may_continue(row):
+                return row
             _, self._span_end = _scan(self._source)
         return self._span_end.get(row, row)
 
-    def suppresses(self, code: str, row: int) -> bool:
-        """Whether ``code`` reported at 1-based ``row`` is silenced by a comment."""
+    def _may_continue(self, row: int) -> bool:
+        if self._line_starts is None:
+            self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self._source))]
+        if not 1 <= row <= len(self._line_starts):
+            return True
+        start = self._line_starts[row - 1]
+        end = self._line_starts[row] if row < len(self._line_starts) else len(self._source)
+        line = self._source[start:end].rstrip("\r\n")
+        return '"""' in line or "'''" in line or line.endswith("\\")
+
+    def suppresses(self, code: str, row: int, *, token_start: bool = False) -> bool:
+        """Whether ``code`` reported at 1-based ``row`` is silenced by a comment
+        (``token_start``: as in ``noqa_row``)."""
         if self._file_all or any(code.startswith(listed) for listed in self._file_codes):
             return True
         if not self._lines:
             return False
-        directive = self._lines.get(self.noqa_row(row))
+        directive = self._lines.get(self.noqa_row(row, token_start=token_start))
         return directive is not None and directive.covers(code)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _scan(source: str) -> tuple[list[tuple[int, bool, str]], dict[int, int]]:
