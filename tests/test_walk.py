@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import ClassVar
 
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from lint_rules.analysis.module import parse_module
-from lint_rules.analysis.walk import TreeIndex, find, iter_nodes
+from lint_rules.analysis.walk import TreeIndex, find, iter_nodes, run_visitor
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = (
@@ -72,3 +73,113 @@ def test_positions_in_a_crlf_file_with_decorators_and_semicolons() -> None:
     for node in iter_nodes(module.tree):
         if node is not module.tree:
             assert module.range_of(node) == full[node]
+
+
+class _Recorder(cst.CSTVisitor):
+    """Records the calls LibCST makes; skips the bodies of classes and lambdas."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str]] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.events.append(("visit", node.name.value))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.events.append(("leave", original_node.name.value))
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.events.append(("visit class", node.name.value))
+        return False
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.events.append(("leave class", original_node.name.value))
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self.events.append(("call", type(node.func).__name__))
+        return True
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.events.append(("name", node.value))
+
+    def leave_Return(self, original_node: cst.Return) -> None:
+        self.events.append(("return", ""))
+
+
+class _ThroughOnVisit(_Recorder):
+    """Overrides ``on_visit``/``on_leave``, so ``run_visitor`` must go through them."""
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Integer):
+            self.events.append(("integer", node.value))
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+
+
+@pytest.mark.parametrize("path", SOURCES[:30], ids=lambda p: str(p.relative_to(ROOT)))
+def test_run_visitor_calls_what_libcst_calls(path: Path) -> None:
+    tree = cst.parse_module(path.read_text(encoding="utf-8"))
+    by_libcst, by_walk = _Recorder(), _Recorder()
+    tree.visit(by_libcst)
+    run_visitor(tree, by_walk)
+    # Field order differs from LibCST's only inside ``a if c else b``.
+    assert Counter(by_walk.events) == Counter(by_libcst.events)
+    assert by_walk.events  # the visitor did see something
+    through_libcst, through_walk = _ThroughOnVisit(), _ThroughOnVisit()
+    tree.visit(through_libcst)
+    run_visitor(tree, through_walk)
+    assert Counter(through_walk.events) == Counter(through_libcst.events)
+
+
+def test_run_visitor_keeps_order_and_leaves_skipped_nodes() -> None:
+    tree = cst.parse_module(
+        "def f(a):\n    class C:\n        x = g(a)\n    return h(lambda: k(a), a)\n"
+    )
+    recorder = _Recorder()
+    run_visitor(tree, recorder)
+    assert recorder.events == [
+        ("visit", "f"),
+        ("name", "f"),
+        ("name", "a"),
+        ("visit class", "C"),
+        ("leave class", "C"),
+        ("call", "Name"),
+        ("name", "h"),
+        ("name", "a"),
+        ("return", ""),
+        ("leave", "f"),
+    ]
+
+
+def test_run_visitor_honours_methods_set_on_the_instance() -> None:
+    tree = cst.parse_module("f(x)\n")
+    recorder = _Recorder()
+    seen: list[str] = []
+    recorder.visit_Name = lambda node: seen.append(node.value)  # type: ignore[method-assign]
+    run_visitor(tree, recorder)
+    assert seen == ["f", "x"]
+    assert recorder.events == [("call", "Name")]
+
+
+class _StaticVisitor(cst.CSTVisitor):
+    seen: ClassVar[list[str]] = []
+
+    @staticmethod
+    def visit_Name(node: cst.Name) -> None:
+        _StaticVisitor.seen.append(node.value)
+
+
+def test_run_visitor_calls_static_visit_methods() -> None:
+    run_visitor(cst.parse_module("f(x)\n"), _StaticVisitor())
+    assert _StaticVisitor.seen == ["f", "x"]
+
+
+def test_deep_trees_are_indexed_without_recursion() -> None:
+    tree = cst.parse_module("x = " + " + ".join(["a"] * 3000) + "\n")
+    index = TreeIndex(tree)
+    assert len(index.find(tree, (cst.Name,), nested=True)) == 3001
+    assert sum(1 for _ in iter_nodes(tree)) == len(find(tree, cst.CSTNode))

@@ -7,14 +7,23 @@ dataclass fields directly: the child fields of each node type are computed
 once, whitespace, comments and punctuation are skipped, and nothing is
 constructed. Children come in field order, which is source order for every
 node except ``a if c else b`` (the test first) and decorators (first here too).
+
+The walk runs over every node of every file, so its per-node work is kept to
+dictionary lookups on the node's class: which fields to read (one C-level
+``attrgetter``), whether a value is a node (``isinstance`` on LibCST's
+abstract classes goes through ``ABCMeta``), which visitor methods to call.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
+import operator
 import threading
+import types
+import typing
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import libcst as cst
 
@@ -44,6 +53,15 @@ _SKIPPED_FIELDS = frozenset(
 _CHILD_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
+# ``isinstance(x, cst.CSTNode)`` goes through ``ABCMeta.__instancecheck__``, which
+# costs a Python call per check; the walk asks it several times per node. These
+# caches answer the same questions with one dict lookup on ``type(x)``.
+_NOT_A_CHILD, _NODE, _SEQUENCE = 0, 1, 2
+_KIND: dict[type, int] = {}
+_IS_SCOPE: dict[type, bool] = {}
+_Getter = tuple[Callable[[cst.CSTNode], Any] | None, bool]
+_GETTERS: dict[type, _Getter] = {}
+
 
 def _child_fields(cls: type[cst.CSTNode]) -> tuple[str, ...]:
     fields = _CHILD_FIELDS.get(cls)
@@ -60,16 +78,82 @@ def _child_fields(cls: type[cst.CSTNode]) -> tuple[str, ...]:
     return fields
 
 
+def _kind(cls: type) -> int:
+    kind = _KIND[cls] = (
+        _NODE
+        if issubclass(cls, cst.CSTNode)
+        else _SEQUENCE
+        if issubclass(cls, (tuple, list))
+        else _NOT_A_CHILD
+    )
+    return kind
+
+
+def _is_scope(cls: type) -> bool:
+    found = _IS_SCOPE.get(cls)
+    if found is None:
+        found = _IS_SCOPE[cls] = issubclass(cls, _SCOPES)
+    return found
+
+
+def _getter(cls: type[cst.CSTNode]) -> _Getter:
+    """A C-level getter of the ``cls`` fields that can hold a node (a tuple of values,
+    or the one value if ``single``); ``None`` when there are none (``Name``,
+    ``Integer``, operators). Fields annotated as strings or flags are left out."""
+    annotations = {f.name: f.type for f in dataclasses.fields(cls)}
+    names = [name for name in _child_fields(cls) if not _holds_no_node(annotations[name])]
+    getter: _Getter = (
+        (None, False)
+        if not names
+        else (operator.attrgetter(names[0]), True)
+        if len(names) == 1
+        else (operator.attrgetter(*names), False)
+    )
+    _GETTERS[cls] = getter
+    return getter
+
+
+def _holds_no_node(annotation: object) -> bool:
+    """Whether a field annotated ``annotation`` can only hold plain values (``str``,
+    ``bool``, a string ``Literal``, or an optional one of these)."""
+    if annotation in (str, bool, type(None)):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return True
+    if origin is typing.Union or origin is types.UnionType:
+        return all(_holds_no_node(arg) for arg in typing.get_args(annotation))
+    return False
+
+
+def child_list(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``list(children(node))``, the form the walks here use."""
+    entry = _GETTERS.get(node.__class__)
+    if entry is None:
+        entry = _getter(node.__class__)
+    get, single = entry
+    found: list[cst.CSTNode] = []
+    if get is None:
+        return found
+    for value in (get(node),) if single else get(node):
+        kind = _KIND.get(value.__class__)
+        if kind is None:
+            kind = _kind(value.__class__)
+        if kind == _NODE:
+            found.append(value)
+        elif kind == _SEQUENCE:
+            for item in value:
+                item_kind = _KIND.get(item.__class__)
+                if item_kind is None:
+                    item_kind = _kind(item.__class__)
+                if item_kind == _NODE:
+                    found.append(item)
+    return found
+
+
 def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The direct child nodes that carry meaning (no whitespace or punctuation)."""
-    for name in _child_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (tuple, list)):
-            for item in value:
-                if isinstance(item, cst.CSTNode):
-                    yield item
+    return iter(child_list(node))
 
 
 def iter_nodes(
@@ -81,39 +165,136 @@ def iter_nodes(
     always entered).
     """
     yield node
-    stack = [children(node)]
+    stack = child_list(node)
+    stack.reverse()
+    pop = stack.pop
+    extend = stack.extend
     while stack:
-        for child in stack[-1]:
-            yield child
-            if descend is None or descend(child):
-                stack.append(children(child))
-            break
-        else:
-            stack.pop()
+        child = pop()
+        yield child
+        if descend is None or descend(child):
+            below = child_list(child)
+            if below:
+                below.reverse()
+                extend(below)
 
 
 def outside_nested_scopes(node: cst.CSTNode) -> bool:
     """A ``descend`` that stays out of nested functions, classes and lambdas."""
-    return not isinstance(node, _SCOPES)
+    found = _IS_SCOPE.get(node.__class__)
+    if found is None:
+        found = _is_scope(node.__class__)
+    return not found
 
 
 def find(node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = True) -> list[cst.CSTNode]:
     """Every node of ``types`` at or below ``node``; ``nested=False`` skips nested scopes."""
     descend = None if nested else outside_nested_scopes
-    return [n for n in iter_nodes(node, descend=descend) if isinstance(n, types)]
+    matches = _matcher(types)
+    return [n for n in iter_nodes(node, descend=descend) if matches(n.__class__)]
+
+
+_MATCHERS: dict[tuple[type[cst.CSTNode], ...], Callable[[type], bool]] = {}
+
+
+def _matcher(types: tuple[type[cst.CSTNode], ...]) -> Callable[[type], bool]:
+    """``issubclass(cls, types)``, cached per class (nodes of a tree come in few classes)."""
+    matcher = _MATCHERS.get(types)
+    if matcher is None:
+        cache: dict[type, bool] = {}
+
+        def matcher(cls: type) -> bool:
+            found = cache.get(cls)
+            if found is None:
+                found = cache[cls] = issubclass(cls, types)
+            return found
+
+        _MATCHERS[types] = matcher
+    return matcher
+
+
+# ------------------------------------------------------------------ visitors
+
+_Dispatch = dict[type, tuple[Callable[..., object] | None, Callable[..., object] | None]]
+_DISPATCH: dict[type[cst.CSTVisitor], _Dispatch | None] = {}
 
 
 def run_visitor(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """``node.visit(visitor)`` without rebuilding the tree.
 
     The visitor's ``visit_*`` / ``leave_*`` methods are called as LibCST calls
-    them (a ``visit_*`` returning False skips the node's children), but only
-    for nodes that carry meaning: whitespace, comments and punctuation are not
-    visited.
+    them (a ``visit_*`` returning False skips the node's children, its
+    ``leave_*`` still runs), but only for nodes that carry meaning: whitespace,
+    comments and punctuation are not visited.
+
+    LibCST's ``on_visit`` / ``on_leave`` build a method name and look it up on
+    every node; here the methods a visitor class defines are looked up once per
+    (visitor class, node class) and called directly, and LibCST's no-op stubs
+    are not called at all. A visitor that overrides ``on_visit`` / ``on_leave``
+    (or sets visit methods on the instance) is driven through those instead.
     """
+    cls = type(visitor)
+    if cls in _DISPATCH:
+        table = _DISPATCH[cls]
+    else:
+        table = _DISPATCH[cls] = _dispatch_table(cls)
+    if table is None or _has_instance_methods(visitor):
+        _run_generic(node, visitor)
+    else:
+        _run(node, visitor, table)
+
+
+def _dispatch_table(cls: type[cst.CSTVisitor]) -> _Dispatch | None:
+    """An empty table to fill per node class, or ``None`` when ``cls`` must be driven
+    through ``on_visit``/``on_leave``: it overrides them, or one of its visit methods
+    is not a plain function (a static or class method would be called wrongly)."""
+    if cls.on_visit is not cst.CSTVisitor.on_visit or cls.on_leave is not cst.CSTVisitor.on_leave:
+        return None
+    for klass in cls.__mro__:
+        if klass.__module__.partition(".")[0] == "libcst":
+            continue  # LibCST's own stubs are plain functions
+        for name, attribute in vars(klass).items():
+            if name.startswith(("visit_", "leave_")) and not isinstance(
+                attribute, types.FunctionType
+            ):
+                return None
+    return {}
+
+
+def _has_instance_methods(visitor: cst.CSTVisitor) -> bool:
+    attributes = getattr(visitor, "__dict__", None) or {}
+    return any(name.startswith(("visit_", "leave_")) for name in attributes)
+
+
+def _method(cls: type, name: str) -> Callable[..., object] | None:
+    """The function ``cls`` defines for ``name``; ``None`` for LibCST's no-op stubs."""
+    function = getattr(cls, name, None)
+    if function is None or getattr(function, "_is_no_op", False):
+        return None
+    return function  # type: ignore[no-any-return]
+
+
+def _run(node: cst.CSTNode, visitor: cst.CSTVisitor, table: _Dispatch) -> None:
+    entry = table.get(node.__class__)
+    if entry is None:
+        name = node.__class__.__name__
+        cls = type(visitor)
+        entry = table[node.__class__] = (
+            _method(cls, f"visit_{name}"),
+            _method(cls, f"leave_{name}"),
+        )
+    visit, leave = entry
+    if visit is None or visit(visitor, node) is not False:
+        for child in child_list(node):
+            _run(child, visitor, table)
+    if leave is not None:
+        leave(visitor, node)
+
+
+def _run_generic(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     if visitor.on_visit(node):
-        for child in children(node):
-            run_visitor(child, visitor)
+        for child in child_list(node):
+            _run_generic(child, visitor)
     visitor.on_leave(node)
 
 
@@ -127,32 +308,67 @@ class TreeIndex:
     """
 
     def __init__(self, root: cst.CSTNode) -> None:
-        self.position: dict[cst.CSTNode, int] = {root: 0}
-        self._end: list[int] = [0]
-        self._scope_of: list[int] = [-1]  # index of the nearest enclosing scope, strictly above
-        self._types: dict[type[cst.CSTNode], list[int]] = {type(root): [0]}
-        stack = [(0, children(root), 0 if isinstance(root, _SCOPES) else -1)]
-        while stack:
-            index, pending, scope = stack[-1]
-            child = next(pending, None)
-            if child is None:
-                self._end[index] = len(self._end)
-                stack.pop()
-                continue
-            at = len(self._end)
-            self.position[child] = at
-            self._end.append(0)
-            self._scope_of.append(scope)
-            self._types.setdefault(type(child), []).append(at)
-            stack.append((at, children(child), at if isinstance(child, _SCOPES) else scope))
-        self._order = list(self.position)  # insertion order is pre-order
+        # Keyed by ``id``: every indexed node stays alive in ``_order``, so no other
+        # live object can share its id, and ``id`` is cheaper than ``CSTNode.__hash__``.
+        self._position: dict[int, int] = {}
+        self._order: list[cst.CSTNode] = []
+        self._end: list[int] = []
+        self._scope_of: list[int] = []  # index of the nearest enclosing scope, strictly above
+        self._types: dict[type[cst.CSTNode], list[int]] = {}
+        self._index(root)
         self._matching: dict[tuple[type[cst.CSTNode], ...], list[type[cst.CSTNode]]] = {}
+
+    def _index(self, root: cst.CSTNode) -> None:
+        """Number the nodes in pre-order (a loop, not recursion: trees can be deep)."""
+        position, order, end, scope_of, types = (
+            self._position,
+            self._order,
+            self._end,
+            self._scope_of,
+            self._types,
+        )
+        # Entries: a node with the index of its enclosing scope, or (``None``, the
+        # index of a node whose subtree is complete).
+        nodes: list[cst.CSTNode | int] = [root]  # an int: the subtree at that index is done
+        scopes: list[int] = [-1]  # the enclosing scope of each entry of ``nodes``
+        while nodes:
+            node = nodes.pop()
+            scope = scopes.pop()
+            if isinstance(node, int):
+                end[node] = len(order)
+                continue
+            at = len(order)
+            position[id(node)] = at
+            order.append(node)
+            scope_of.append(scope)
+            cls = node.__class__
+            bucket = types.get(cls)
+            if bucket is None:
+                types[cls] = [at]
+            else:
+                bucket.append(at)
+            below = child_list(node)
+            if not below:
+                end.append(at + 1)
+                continue
+            end.append(0)
+            is_scope = _IS_SCOPE.get(cls)
+            if is_scope is None:
+                is_scope = _is_scope(cls)
+            nodes.append(at)
+            scopes.append(0)
+            below.reverse()
+            nodes.extend(below)
+            scopes.extend([at if is_scope else scope] * len(below))
+
+    def __contains__(self, node: cst.CSTNode) -> bool:
+        return id(node) in self._position
 
     def find(
         self, node: cst.CSTNode, types: tuple[type[cst.CSTNode], ...], *, nested: bool
     ) -> list[cst.CSTNode]:
         """``walk.find(node, *types, nested=nested)``, answered from the index."""
-        start = self.position[node]
+        start = self._position[id(node)]
         end = self._end[start]
         kinds = self._matching.get(types)
         if kinds is None:
@@ -185,7 +401,7 @@ def find_indexed(
     """
     with _INDEX_LOCK:
         for index in reversed(_RECENT_INDEXES):
-            if node in index.position:
+            if node in index:
                 return index.find(node, types, nested=nested)
         index = TreeIndex(node)
         _RECENT_INDEXES.append(index)
