@@ -11,6 +11,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from lint_rules.analysis.module import parse_module
+from lint_rules.analysis.positions import statement_ranges
 from lint_rules.analysis.walk import TreeIndex, find, iter_nodes, run_visitor
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,3 +184,67 @@ def test_deep_trees_are_indexed_without_recursion() -> None:
     index = TreeIndex(tree)
     assert len(index.find(tree, (cst.Name,), nested=True)) == 3001
     assert sum(1 for _ in iter_nodes(tree)) == len(find(tree, cst.CSTNode))
+
+
+_POSITION_CASES = {
+    "decorated": (
+        "# header comment\n# -*- coding: latin-1 -*-\n\n@dec(1)\n# between\n@other\n"
+        "async def f(conv, *, x: int = 2) -> str:\n    '''doc'''\n    return g(x)\n\n\n"
+        "@dataclass\nclass C(Base, metaclass=M):\n    a: int = 1\n\n    def m(self):\n"
+        "        return self.a\n"
+    ),
+    "compound": (
+        "import os\nif os.environ.get('A'):\n    x = 1\nelif y:\n    x = 2\nelse:\n    x = 3\n"
+        "for i in range(3):\n    pass\nelse:\n    z = i\nwhile x:\n    x -= 1\n"
+        "try:\n    a = f()\nexcept (E, F) as e:\n    raise\nelse:\n    pass\nfinally:\n"
+        "    done()\nwith open(p) as fh, lock:\n    data = fh.read()\n"
+        "match data:\n    case {'k': v, **rest}:\n        pass\n    case [1, *others] | None:\n"
+        "        pass\n    case _:\n        pass\n"
+    ),
+    "multi-line strings": (
+        'TEXT = """first\nsecond\n    third"""\nx = (\n    "a"\n    "b"\n    f"{TEXT}"\n)\n'
+        "y = 'one' \\\n    'two'\ndef f():\n    return '''\n    body\n    ''', 1\n"
+    ),
+    "semicolons": "a = 1; b = 2; c = f(a, b)\nif a: b = 3; c = 4\nd = [\n    1,\n    2]; e = d\n",
+    "crlf": "x = 1\r\n\r\ndef f(a):\r\n    return {'k': a,\r\n            'j': 2}\r\ny = f(x)\r\n",
+    "cr only": "x = 1\rdef f(a):\r    if a:\r        return a\r    return 0\ry = f(x)\r",
+    "tabs": "def f(a):\n\tif a:\n\t\treturn [a,\n\t\t\ta]\n\treturn g(\ta)\nx = f(1)\t# c\n",
+    "no trailing newline": "import os\n\ndef f():\n    return os.sep",
+    "form feed": "x = 1\n\x0c\ndef f():\n    return x\n",
+    "comments only between": "# a\n\n# b\nx = 1\n    # odd\n# c\ny = (x +\n     1)  # d\n# end\n",
+}
+
+
+@pytest.mark.parametrize("source", _POSITION_CASES.values(), ids=_POSITION_CASES.keys())
+def test_statement_positions_equal_libcsts_for_every_statement_kind(source: str) -> None:
+    # Asked in source order and in reverse (later statements first), fresh each time.
+    for reverse in (False, True):
+        module = parse_module(source, "functions/f.py")
+        full = MetadataWrapper(module.tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        nodes = [n for n in iter_nodes(module.tree) if n is not module.tree]
+        for node in reversed(nodes) if reverse else nodes:
+            assert module.range_of(node) == full[node], type(node).__name__
+        assert module._statement_positions  # the per-statement path was taken
+
+
+@pytest.mark.parametrize(
+    "source",
+    [*_POSITION_CASES.values(), *(p.read_text(encoding="utf-8") for p in SOURCES[::4])],
+    ids=[*_POSITION_CASES.keys(), *(str(p.relative_to(ROOT)) for p in SOURCES[::4])],
+)
+def test_position_recorder_records_what_position_provider_does(source: str) -> None:
+    """Every node of each statement, whitespace and punctuation included."""
+    tree = cst.parse_module(source)
+    for statement in tree.body:
+        alone = tree.with_changes(body=[statement], header=[], footer=[])
+        expected = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+        ranges = statement_ranges(statement, tree)
+        assert len(ranges) == len(expected) - 1  # all but the module
+        for node, where in expected.items():
+            if node is not alone:
+                assert ranges[id(node)] == (
+                    where.start.line,
+                    where.start.column,
+                    where.end.line,
+                    where.end.column,
+                ), type(node).__name__

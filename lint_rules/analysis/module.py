@@ -17,10 +17,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
+from lint_rules.analysis.positions import RawRange, statement_ranges
 from lint_rules.analysis.walk import iter_nodes
 
 
@@ -43,8 +45,17 @@ class ParsedModule:
     local_names: set[str] = field(default_factory=set)
     """Every name bound at module level other than by an import."""
     shadowed: set[str] = field(default_factory=set)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Analyses kept for the life of this parse, keyed by their owners (a framework's
+    recognition, shared by the index facts and the rules)."""
     _positions: dict[cst.CSTNode, CodeRange] | None = None
-    _owners: dict[cst.CSTNode, int] | None = None
+    _statement_positions: dict[int, tuple[dict[int, RawRange], int]] = field(default_factory=dict)
+    """Statement index → (``id`` of its nodes → range as if it began the file, the line
+    shift to add)."""
+    _owners: dict[int, int] = field(default_factory=dict)
+    """``id`` of a node → index of its top-level statement, for the statements walked so far
+    (the tree keeps every node alive, so no other live object shares an id)."""
+    _walked: int = 0
     _starts: list[int] | None = None
     _never_returning: frozenset[str] | None = None
 
@@ -106,45 +117,62 @@ class ParsedModule:
 
         LibCST's ``PositionProvider`` regenerates the code of the whole module
         (about three parses' worth of time). Only the top-level statement that
-        holds the node is regenerated here; its first line comes from CPython's
-        own parser, which numbers lines the same way. Where that is not
-        possible (a node outside any statement, source this Python cannot
-        parse) the whole module's positions are computed once.
+        holds the node is regenerated here, with a leaner position recorder
+        (``analysis.positions``); its first line comes from CPython's own parser, which
+        numbers lines the same way. Where that is not possible (a node outside
+        any statement, source this Python cannot parse) the whole module's
+        positions are computed once.
         """
         if self._positions is None:
             self._positions = {}
         found = self._positions.get(node)
         if found is not None:
             return found
-        owner = self._statement_owner().get(node)
         starts = self._statement_lines()
-        if owner is None or starts is None:
+        owner = None if starts is None else self._statement_owner(node)
+        if starts is None or owner is None:
             wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
             self._positions.update(wrapper.resolve(PositionProvider))
             return self._positions[node]
+        generated = self._statement_positions.get(owner)
+        if generated is None:
+            generated = self._statement_positions[owner] = self._generate(owner, starts[owner])
+        ranges, shift = generated
+        line, column, end_line, end_column = ranges[id(node)]
+        where = CodeRange(
+            CodePosition(line + shift, column), CodePosition(end_line + shift, end_column)
+        )
+        self._positions[node] = where
+        return where
+
+    def _generate(self, owner: int, line: int) -> tuple[dict[int, RawRange], int]:
+        """The ranges of statement ``owner``'s nodes as if it began the file, and how
+        many lines to add to them (its anchor is on ``line``).
+
+        This is what ``PositionProvider`` does for a module, minus the module:
+        top-level statements start at column 0 and with no indentation, so
+        their columns do not depend on what precedes them.
+        """
         statement = self.tree.body[owner]
-        alone = self.tree.with_changes(body=[statement], header=[], footer=[])
-        positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+        ranges = statement_ranges(statement, self.tree)
         anchor = (
             statement.name if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else statement
         )
-        shift = starts[owner] - positions[anchor].start.line
-        for each, where in positions.items():
-            self._positions[each] = CodeRange(
-                CodePosition(where.start.line + shift, where.start.column),
-                CodePosition(where.end.line + shift, where.end.column),
-            )
-        return self._positions[node]
+        return ranges, line - ranges[id(anchor)][0]
 
-    def _statement_owner(self) -> dict[cst.CSTNode, int]:
-        """Every node → the index of the top-level statement it belongs to."""
-        if self._owners is None:
-            self._owners = {
-                each: index
-                for index, statement in enumerate(self.tree.body)
-                for each in iter_nodes(statement)
-            }
-        return self._owners
+    def _statement_owner(self, node: cst.CSTNode) -> int | None:
+        """The index of the top-level statement ``node`` belongs to, walking statements
+        only as far as needed; ``None`` for a node outside every statement."""
+        owners = self._owners
+        found = owners.get(id(node))
+        body = self.tree.body
+        while found is None and self._walked < len(body):
+            index = self._walked
+            self._walked += 1
+            for each in iter_nodes(body[index]):
+                owners[id(each)] = index
+            found = owners.get(id(node))
+        return found
 
     def _statement_lines(self) -> list[int] | None:
         """The line of each top-level statement's anchor (``def``/``class`` line, else its
