@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from lint_rules.analysis.literals import int_value
 from lint_rules.analysis.walk import run_visitor
 
 _NEVER_RETURNING_CALLS = frozenset({"sys.exit", "os._exit", "os.abort"})
@@ -288,7 +289,7 @@ def _is_true_literal(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Name):
         return expr.value == "True"
     if isinstance(expr, cst.Integer):
-        return expr.evaluated_value != 0
+        return int_value(expr) != 0
     return False
 
 

@@ -32,6 +32,7 @@ from typing import Final
 
 import libcst as cst
 
+from lint_rules.analysis.literals import float_value, int_value, string_value
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.walk import run_visitor
 
@@ -430,7 +431,7 @@ class ShapeInference:
 
     def _infer(self, expr: cst.BaseExpression) -> Shape:
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-            value = expr.evaluated_value
+            value = string_value(expr)
             if isinstance(value, bytes):
                 return literal(Kind.BYTES, value)
             if isinstance(value, str):
@@ -439,9 +440,9 @@ class ShapeInference:
         if isinstance(expr, cst.FormattedString):
             return Shape(Kind.STR)
         if isinstance(expr, cst.Integer):
-            return literal(Kind.INT, expr.evaluated_value)
+            return literal(Kind.INT, int_value(expr))
         if isinstance(expr, cst.Float):
-            return literal(Kind.FLOAT, expr.evaluated_value)
+            return literal(Kind.FLOAT, float_value(expr))
         if isinstance(expr, cst.Imaginary):
             return Shape(Kind.COMPLEX)
         if isinstance(expr, cst.Name):
@@ -540,7 +541,7 @@ class ShapeInference:
                 continue
             key = element.key
             key_value = (
-                key.evaluated_value
+                string_value(key)
                 if isinstance(key, (cst.SimpleString, cst.ConcatenatedString))
                 else None
             )
