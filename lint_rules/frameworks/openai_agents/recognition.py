@@ -30,6 +30,7 @@ import libcst as cst
 
 from lint_rules import prefilter
 from lint_rules.analysis.index import UNKNOWN_TYPE, UNSET, AgentUse, DeclaredType, ProjectIndex
+from lint_rules.analysis.literals import string_value
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.returns import FunctionFlow, ReturnSite, analyse_function
@@ -305,8 +306,27 @@ class AgentsFile:
 
 
 def recognise(module: ParsedModule, project: Project | None = None) -> AgentsFile:
-    result = AgentsFile(module)
+    """The agents, tools and behaviours of a module. Without a project index the answer
+    is kept on the module: the index facts and the rules of one parse share it."""
     index = project.index if project is not None else None
+    if index is not None:
+        return _recognise(module, project, index)
+    kept = module.memo.get(_MEMO)
+    if kept is not None and kept[0] is project:
+        found: AgentsFile = kept[1]
+        return found
+    found = _recognise(module, project, None)
+    module.memo[_MEMO] = (project, found)
+    return found
+
+
+_MEMO = "openai_agents.recognise"
+
+
+def _recognise(
+    module: ParsedModule, project: Project | None, index: ProjectIndex | None
+) -> AgentsFile:
+    result = AgentsFile(module)
     named = index is not None and index.names_file("openai_agents", module.path)
     imports_sdk = module.imports_module(PACKAGE)
     if imports_sdk and project is not None and project.is_first_party(module.path, PACKAGE):
@@ -358,7 +378,7 @@ def _keywords(call: cst.Call) -> tuple[dict[str, cst.Arg], bool]:
 
 def _string(node: cst.BaseExpression | None) -> str | None:
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = node.evaluated_value
+        value = string_value(node)
         return value if isinstance(value, str) else None
     return None
 

@@ -19,13 +19,13 @@ import libcst as cst
 
 from lint_rules.analysis.index import wants_chat_facts
 from lint_rules.analysis.module import ParsedModule
-from lint_rules.frameworks.openai_chat.recognition import ChatFile, Registry, Signature
+from lint_rules.frameworks.openai_chat.recognition import ChatFile, Registry, Signature, recognise
 
 
 def extract_module(module: ParsedModule, data: bytes) -> dict[str, Any]:
     """The ``chat`` facts of a parsed module."""
     shadowed = module.shadowed
-    chat = ChatFile(module)
+    chat = recognise(module)
     registries: dict[str, Any] = {}
     for name, value in module.constants.items():
         if not isinstance(value, cst.Dict) or name in shadowed:

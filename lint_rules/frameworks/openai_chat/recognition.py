@@ -31,6 +31,7 @@ import libcst as cst
 
 from lint_rules import prefilter
 from lint_rules.analysis.index import ChatUse, ProjectIndex
+from lint_rules.analysis.literals import string_value as literal_string
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.walk import find_indexed
@@ -56,7 +57,7 @@ def has_signal(source: str, path: str, settings: Settings | None = None) -> bool
 def string_value(node: cst.BaseExpression | None) -> str | None:
     """The value of a plain string literal (no f-string, no concatenation of non-literals)."""
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = node.evaluated_value
+        value = literal_string(node)
         return value if isinstance(value, str) else None
     return None
 
@@ -933,4 +934,16 @@ def _model_fields(cls: cst.ClassDef) -> tuple[str, ...] | None:
 
 
 def recognise(module: ParsedModule, project: Project | None = None) -> ChatFile:
-    return ChatFile(module, project)
+    """The module's Chat Completions facts. Without a project index (the project is then
+    only a way to reach one) the answer is kept on the module, so the index facts and
+    the rules of one parse share its lazily computed parts."""
+    if project is not None and project.index is not None:
+        return ChatFile(module, project)
+    kept = module.memo.get(_MEMO)
+    if isinstance(kept, ChatFile):
+        return kept
+    found = module.memo[_MEMO] = ChatFile(module)
+    return found
+
+
+_MEMO = "openai_chat.recognise"
