@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from lint_rules.analysis.literals import string_value
 from lint_rules.analysis.shapes import Kind
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_agents.recognition import (
@@ -210,7 +211,7 @@ def _stop_at_tools_value(
                 return None  # a **spread: the keys are not all known
             key = element.key
             text = (
-                key.evaluated_value
+                string_value(key)
                 if isinstance(key, (cst.SimpleString, cst.ConcatenatedString))
                 else None
             )

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from lint_rules.analysis.literals import string_value
 from lint_rules.analysis.shapes import Kind, Shape
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_agents.checks import has_plain_bases, returns_agent_or_handoff
@@ -197,7 +198,7 @@ def _serialised_by_sdk(tool: FunctionTool) -> bool:
             node = element.value
             if not isinstance(node, cst.SimpleString) or isinstance(element, cst.StarredElement):
                 return True  # not known: may allow programmatic callers
-            texts.append(node.evaluated_value)
+            texts.append(string_value(node))
         return "programmatic" in texts
     return True
 

@@ -27,6 +27,7 @@ from pathlib import PurePath
 import libcst as cst
 
 from lint_rules import prefilter
+from lint_rules.analysis.literals import string_value
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import PolyAIProject
 from lint_rules.analysis.returns import FunctionFlow, ReturnSite, analyse_function
@@ -248,7 +249,7 @@ def _annotated_conversation(module: ParsedModule, param: cst.Param) -> bool:
         return False
     node = param.annotation.annotation
     if isinstance(node, cst.SimpleString):
-        return node.evaluated_value == "Conversation"
+        return string_value(node) == "Conversation"
     if isinstance(node, cst.Name):
         return node.value == "Conversation"
     if isinstance(node, cst.Attribute):
