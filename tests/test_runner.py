@@ -219,3 +219,39 @@ def test_a_file_whose_facts_come_from_another_file_is_checked_again(tmp_path: Pa
         for d in run([tmp_path], jobs=1, index_project=False).diagnostics
     }
     assert ("behaviors.py", "TRV312") in whole - alone
+
+
+def test_the_garbage_collector_is_restored_and_parsed_trees_are_freed(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    from lint_rules.analysis import module as module_analysis
+
+    target = corpus(tmp_path)
+    made: list[weakref.ref[object]] = []
+    original = module_analysis.parse_module
+
+    def tracking(source, path):  # type: ignore[no-untyped-def]
+        parsed = original(source, path)
+        made.append(weakref.ref(parsed))
+        return parsed
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(module_analysis, "parse_module", tracking)
+    mp.setattr(engine, "parse_module", tracking)
+    try:
+        assert gc.isenabled()
+        run([target], jobs=1)
+        assert gc.isenabled()
+        gc.disable()
+        try:
+            made.clear()
+            run([target], jobs=1)
+            assert not gc.isenabled()
+            # Freed by the per-file young collections, with the collector off.
+            alive = sum(ref() is not None for ref in made)
+        finally:
+            gc.enable()
+    finally:
+        mp.undo()
+    assert made and alive == 0
