@@ -7,8 +7,18 @@ The pipeline per file, cheapest test first:
 2. read the bytes and run the *prefilter*: a file without any enabled
    framework's signal cannot be reported on and is neither decoded nor parsed
    (LibCST is not imported at all when no file passes);
-3. the files that pass are checked — in worker processes when there are
-   enough of them to pay for the pool, else in this process.
+3. the files that pass are parsed once, in worker processes when there are
+   enough of them to pay for the pool, else in this process: the parse gives
+   the file's project-index facts and a *speculative* check made without the
+   index, together with the facts digest that check used;
+4. the project index is built from every file's facts; a file whose digest
+   under the whole index is the speculative one keeps that result (the usual
+   case: no other file says anything about it), any other file is checked
+   again with the index.
+
+Step 4 is sound because a file's results depend on other files only through
+its facts digest, the same invariant that keys the cache. The cyclic garbage
+collector is off during the passes, with a young collection after each file.
 
 Each file's result is a value (:class:`FileResult`), never an exception that
 escapes the loop, and the output order is the discovery order whatever the
