@@ -278,13 +278,14 @@ def run(
             # own invariant): the speculative check stands.
             slots[item.index] = speculation.result
             if cache is not None and item.data is not None:
-                cache.store(
+                _store(
+                    cache,
                     item.path,
                     item.stamp,
                     item.data,
-                    item.settings.fingerprint(),
+                    item.settings,
                     digest,
-                    speculation.result.diagnostics,
+                    speculation.result,
                 )
             continue
         if item.cached is not None and item.cached.facts == digest and cache is not None:
@@ -332,18 +333,32 @@ def run(
     for pending_item, file_result in zip(pending, results, strict=True):
         slots[pending_item.index] = file_result
         if cache is not None and pending_item.stamp is not None:
-            cache.store(
+            _store(
+                cache,
                 pending_item.path,
                 pending_item.stamp,
                 pending_item.data,
-                pending_item.settings.fingerprint(),
+                pending_item.settings,
                 pending_item.facts,
-                file_result.diagnostics,
+                file_result,
             )
     if cache is not None:
         cache.save()
     result.files = [r for r in slots if r is not None and r.diagnostics]
     return result
+
+
+def _store(
+    cache: ResultCache,
+    path: str,
+    stamp: FileStamp,
+    data: bytes,
+    settings: Settings,
+    digest: str,
+    result: FileResult,
+) -> None:
+    """Remember a checked file's result under its stats, content, settings and facts."""
+    cache.store(path, stamp, data, settings.fingerprint(), digest, result.diagnostics)
 
 
 # ------------------------------------------------------------- project index
