@@ -16,7 +16,9 @@ Three layers, each usable on its own:
   again, until nothing fixable is left or :data:`MAX_PASSES` passes ran, so
   overlapping fixes land in later passes instead of being dropped. A fix
   whose output does not parse is dropped and reported (:class:`RejectedFix`)
-  while the others still apply; fixable diagnostics left when the passes run
+  while the others still apply, and the diagnostic it belongs to is left
+  without a fix in ``FixResult.remaining`` (fixing again would only reject it
+  again, so it is not fixable); fixable diagnostics left when the passes run
   out are reported too (``FixResult.converged``). ``# noqa``-suppressed
   diagnostics never reach this module: the engine already dropped them.
 * **file** — :func:`fix_file` reads bytes, decodes them as CPython does
@@ -43,8 +45,8 @@ import re
 import stat
 import tempfile
 import tokenize
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 from lint_rules.model import Applicability, Diagnostic, Fix, Location
 
@@ -278,12 +280,15 @@ class FixResult:
     fixed: list[Diagnostic] = field(default_factory=list)
     """The diagnostics whose fix was applied, pass by pass (positions of their pass)."""
     remaining: list[Diagnostic] = field(default_factory=list)
-    """The diagnostics of the final text."""
+    """The diagnostics of the final text. One whose fix was rejected is here without its
+    fix (``fix`` is ``None``): fixing again would reject it again, so it is not fixable."""
     rejected: list[RejectedFix] = field(default_factory=list)
     passes: int = 0
     converged: bool = True
     """False when fixable diagnostics were still left after :data:`MAX_PASSES` passes."""
     unsafe: bool = False
+    rejected_keys: frozenset[tuple[str, ...]] = frozenset()
+    """What identifies the rejected fixes' diagnostics in any version of the text."""
 
     @property
     def changed(self) -> bool:
@@ -341,6 +346,30 @@ def _rejection_key(source: str, offsets: Sequence[int], diagnostic: Diagnostic) 
     return (diagnostic.code, diagnostic.message, diagnostic.fix.message, text, *contents)
 
 
+def without_rejected_fixes(
+    source: str,
+    diagnostics: list[Diagnostic],
+    rejected_keys: Collection[tuple[str, ...]],
+    *,
+    unsafe: bool = False,
+) -> list[Diagnostic]:
+    """``diagnostics`` of ``source``, those whose fix was rejected without it (``fix=None``).
+
+    A diagnostic is matched as :func:`fix_source` matches it to skip a rejected fix
+    in later passes (code, messages, the text it covers, the fix's contents), so
+    exactly the diagnostics a further ``--fix`` would not fix lose their fix.
+    """
+    if not rejected_keys:
+        return diagnostics
+    offsets = line_offsets(source)
+    return [
+        replace(d, fix=None)
+        if is_applicable(d, unsafe=unsafe) and _rejection_key(source, offsets, d) in rejected_keys
+        else d
+        for d in diagnostics
+    ]
+
+
 def fix_source(
     source: str,
     check: Checker,
@@ -355,7 +384,8 @@ def fix_source(
     pass applies the non-overlapping fixes, re-parses the result (a fix that makes
     it invalid is dropped and reported, the rest still apply), then re-checks the
     new text; it stops when nothing applicable is left, when a pass changes
-    nothing, or after ``max_passes`` passes (``converged`` is then False).
+    nothing, or after ``max_passes`` passes (``converged`` is then False). The
+    diagnostics left whose fix was rejected are in ``remaining`` without their fix.
     """
     result = FixResult(original=source, source=source, unsafe=unsafe)
     with_compile: bool | None = None  # decided at the first pass: most files have none
@@ -391,7 +421,8 @@ def fix_source(
         current = text
         found = check(current)
     result.source = current
-    result.remaining = found
+    result.rejected_keys = frozenset(rejected_keys)
+    result.remaining = without_rejected_fixes(current, found, rejected_keys, unsafe=unsafe)
     return result
 
 
@@ -693,7 +724,10 @@ def _unfix(outcome: FileFix, check: Checker) -> None:
     outcome.result = FixResult(
         original=result.original,
         source=result.original,
-        remaining=check(result.original),
+        remaining=without_rejected_fixes(
+            result.original, check(result.original), result.rejected_keys, unsafe=result.unsafe
+        ),
         rejected=result.rejected,
         unsafe=result.unsafe,
+        rejected_keys=result.rejected_keys,
     )

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from click.testing import Result
 
@@ -20,7 +21,7 @@ from lint_rules.config import Settings
 from lint_rules.engine import check_source
 from lint_rules.frameworks.polyai import trv101
 from lint_rules.model import Applicability
-from lint_rules.rules import EditSpec, FixSpec
+from lint_rules.rules import EditSpec, FixSpec, wrap_in_str
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -211,6 +212,63 @@ def test_fix_that_would_not_parse_is_dropped_and_reported(
         "the fixed code would not parse: '(' was never closed"
     )
     assert "Found 1 error." in result.stdout
+
+
+def test_a_rejected_fix_is_not_counted_as_fixable_after_fixing(
+    project: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # TRV101's fix breaks `return 3` (count.py) only; `return 4.5` is fixed as usual,
+    # TRV105's unsafe fix stays available, branches.py's TRV101 has no fix.
+    functions = project / "functions"
+    (functions / "price.py").write_text("def price(conv):\n    return 4.5\n")
+    (functions / "end_call.py").write_text('def end_call(conv):\n    return {"utterence": "Bye"}\n')
+
+    def wrap_but_not_three(expr: cst.BaseExpression) -> FixSpec:
+        if isinstance(expr, cst.Integer) and expr.value == "3":
+            return FixSpec("Wrap", Applicability.SAFE, (EditSpec(expr, "str(", "before"),))
+        return wrap_in_str(expr)
+
+    monkeypatch.setattr(trv101, "wrap_in_str", wrap_but_not_three)
+    rejection = (
+        "error: functions/count.py:2:12: fix for TRV101 not applied: "
+        "the fixed code would not parse: '(' was never closed"
+    )
+    before = toolret_cli("check", "--no-cache", "--output-format", "concise")
+    assert before.stdout.endswith(  # `check` alone cannot know: it tries no fix
+        "Found 4 errors.\n"
+        "[*] 2 fixable with `--fix` (1 unsafe fix available with `--fix --unsafe-fixes`).\n"
+    )
+
+    would = toolret_cli("fix", "--diff", "--no-cache")
+    assert would.exit_code == 1
+    assert would.stderr.startswith(rejection)
+    assert "+    return str(4.5)\n" in would.stdout
+    assert "functions/count.py" not in would.stdout
+    assert would.stdout.endswith(
+        "Would fix 1 error (1 additional fix available with `--unsafe-fixes`).\n"
+    )
+
+    fixed = toolret_cli("fix", "--no-cache", "--output-format", "concise")
+    assert fixed.exit_code == 1
+    assert fixed.stderr.startswith(rejection)
+    assert (functions / "count.py").read_text() == COUNT_TOOL
+    assert (functions / "price.py").read_text() == "def price(conv):\n    return str(4.5)\n"
+    assert "[*]" not in fixed.stdout
+    assert fixed.stdout.endswith(
+        "Found 4 errors (1 fixed, 3 remaining).\n"
+        "1 unsafe fix available with `--fix --unsafe-fixes`.\n"
+    )
+
+    again = toolret_cli("check", "--fix", "--no-cache", "--output-format", "json")
+    assert again.exit_code == 1
+    assert again.stderr.startswith(rejection)  # the warning is still printed
+    fix_by_file = {Path(d["filename"]).name: d["fix"] for d in json.loads(again.stdout)}
+    assert fix_by_file["count.py"] is None  # `--fix` would only reject it again
+    assert fix_by_file["end_call.py"]["applicability"] == "unsafe"
+    summary = toolret_cli("check", "--fix", "--no-cache", "--output-format", "concise")
+    assert summary.stdout.endswith(
+        "Found 3 errors.\n1 unsafe fix available with `--fix --unsafe-fixes`.\n"
+    )
 
 
 def test_write_failure_exits_2(

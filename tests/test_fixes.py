@@ -163,6 +163,7 @@ def test_a_fix_whose_output_does_not_parse_is_dropped_and_reported() -> None:
         ("BAD", "the fixed code would not parse")
     ]
     assert [d.code for d in result.remaining] == ["BAD"]  # still reported, not fixed
+    assert result.remaining[0].fix is None  # not fixable: `--fix` would reject it again
     assert result.converged
 
 
