@@ -28,13 +28,20 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import libcst as cst
 
+from lint_rules.analysis.bindings import (
+    BINDING_FORMS,
+    Targets,
+    parameters,
+    root_name,
+    target_names,
+)
 from lint_rules.analysis.literals import float_value, int_value, string_value
 from lint_rules.analysis.module import ParsedModule
-from lint_rules.analysis.walk import run_visitor
+from lint_rules.analysis.walk import child_list
 
 
 class Kind(enum.Enum):
@@ -236,10 +243,16 @@ class _Binding:
     unknown: bool = False
 
 
-class _BindingCollector(cst.CSTVisitor):
+class _BindingCollector:
     """Assignments and mutations of names anywhere in a function body.
 
-    Nested scopes are visited too: a nested function that rebinds or mutates a
+    The binding forms of :data:`~lint_rules.analysis.bindings.BINDING_FORMS` make
+    their names unknown, as do a subscript or attribute store (it mutates the name it
+    hangs off), ``del``, comprehension and ``match`` targets, ``global``/``nonlocal``,
+    and calls that may mutate (:meth:`call`). A plain or annotated assignment to a
+    name keeps its value instead.
+
+    Nested scopes are walked too: a nested function that rebinds or mutates a
     name through ``nonlocal`` — or merely shares its name — makes the name
     unknown, which can only silence a rule.
     """
@@ -248,6 +261,10 @@ class _BindingCollector(cst.CSTVisitor):
         self.bindings: dict[str, _Binding] = {}
         self.keeps_arguments = keeps_arguments
 
+    def collect(self, body: cst.CSTNode) -> dict[str, _Binding]:
+        _read(self, body)
+        return self.bindings
+
     def _binding(self, name: str) -> _Binding:
         binding = self.bindings.get(name)
         if binding is None:
@@ -255,113 +272,92 @@ class _BindingCollector(cst.CSTVisitor):
         return binding
 
     def _taint_target(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            self._binding(target.value).unknown = True
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._taint_target(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._taint_target(target.value)
-        elif isinstance(target, (cst.Subscript, cst.Attribute)):
-            root = _root_name(target)
-            if root is not None:
-                self._binding(root).unknown = True
+        for name in target_names(target, roots=True):
+            self._binding(name).unknown = True
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def _taint_targets(self, targets: tuple[cst.BaseExpression, ...]) -> None:
+        for target in targets:
+            self._taint_target(target)
+
+    def assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 self._binding(target.target.value).values.append(node.value)
             else:
                 self._taint_target(target.target)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+    def ann_assign(self, node: cst.AnnAssign) -> None:
         if isinstance(node.target, cst.Name):
             if node.value is not None:
                 self._binding(node.target.value).values.append(node.value)
         else:
             self._taint_target(node.target)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+    def target(self, node: cst.CompFor | cst.Del) -> None:
         self._taint_target(node.target)
 
-    def visit_For(self, node: cst.For) -> None:
-        self._taint_target(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._taint_target(node.target)
-
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            self._taint_target(node.asname.name)
-
-    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-        if node.name is not None:
-            self._taint_target(node.name.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._taint_target(node.target)
-
-    def visit_Del(self, node: cst.Del) -> None:
-        self._taint_target(node.target)
-
-    def visit_Global(self, node: cst.Global) -> None:
+    def declaration(self, node: cst.Global | cst.Nonlocal) -> None:
         for item in node.names:
             self._binding(item.name.value).unknown = True
 
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-        for item in node.names:
-            self._binding(item.name.value).unknown = True
-
-    def visit_Import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            name: cst.BaseExpression = alias.asname.name if alias.asname else alias.name
-            while isinstance(name, cst.Attribute):
-                name = name.value
-            self._taint_target(name)
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar):
-            return
-        for alias in node.names:
-            self._taint_target(alias.asname.name if alias.asname else alias.name)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._binding(node.name.value).unknown = True
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._binding(node.name.value).unknown = True
-
-    def visit_MatchAs(self, node: cst.MatchAs) -> None:
+    def capture(self, node: cst.MatchAs | cst.MatchStar) -> None:
         if node.name is not None:
             self._taint_target(node.name)
 
-    def visit_MatchStar(self, node: cst.MatchStar) -> None:
-        if node.name is not None:
-            self._taint_target(node.name)
-
-    def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
+    def match_mapping(self, node: cst.MatchMapping) -> None:
         if node.rest is not None:
             self._taint_target(node.rest)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def call(self, node: cst.Call) -> None:
         # A method call on a name, or the name passed as an argument, may mutate it —
         # except for calls known to leave their arguments alone (framework models).
         if self.keeps_arguments is not None and self.keeps_arguments(node):
             return
         if isinstance(node.func, cst.Attribute):
-            root = _root_name(node.func.value)
+            root = root_name(node.func.value)
             if root is not None:
                 self._binding(root).unknown = True
         for arg in node.args:
-            root = _root_name(arg.value)
+            root = root_name(arg.value)
             if root is not None:
                 self._binding(root).unknown = True
 
 
-def _root_name(node: cst.BaseExpression) -> str | None:
-    while isinstance(node, (cst.Attribute, cst.Subscript)):
-        node = node.value
-    return node.value if isinstance(node, cst.Name) else None
+def _taints(targets: Targets) -> Callable[[_BindingCollector, Any], None]:
+    def read(collector: _BindingCollector, node: Any) -> None:
+        collector._taint_targets(targets(node))
+
+    return read
+
+
+_READERS: Final[Mapping[type[cst.CSTNode], Callable[[_BindingCollector, Any], None]]] = {
+    **{cls: _taints(targets) for cls, targets in BINDING_FORMS.items()},
+    cst.Assign: _BindingCollector.assign,
+    cst.AnnAssign: _BindingCollector.ann_assign,
+    cst.CompFor: _BindingCollector.target,
+    cst.Del: _BindingCollector.target,
+    cst.Global: _BindingCollector.declaration,
+    cst.Nonlocal: _BindingCollector.declaration,
+    cst.MatchAs: _BindingCollector.capture,
+    cst.MatchStar: _BindingCollector.capture,
+    cst.MatchMapping: _BindingCollector.match_mapping,
+    cst.Call: _BindingCollector.call,
+}
+"""Node type → how :class:`_BindingCollector` reads it (every other node: not at all)."""
+
+
+def _read(collector: _BindingCollector, node: cst.CSTNode) -> None:
+    """Read ``node`` and every node below it, in source order.
+
+    Recursive as ``run_visitor`` is, and as fast (it runs over every function whose
+    values a rule infers): a body nested past the recursion limit raises
+    ``RecursionError``, which :meth:`ShapeInference.infer` answers with ``UNKNOWN``.
+    """
+    read = _READERS.get(node.__class__)
+    if read is not None:
+        read(collector, node)
+    for child in child_list(node):
+        _read(collector, child)
 
 
 # ----------------------------------------------------------------- inference
@@ -387,16 +383,8 @@ class ShapeInference:
         self._bindings: dict[str, _Binding] | None = None
         self._parameters: dict[str, cst.Param] = {}
         if function is not None:
-            params = function.params
-            for param in (
-                *params.posonly_params,
-                *params.params,
-                *params.kwonly_params,
-            ):
+            for param in parameters(function.params):
                 self._parameters[param.name.value] = param
-            for star in (params.star_arg, params.star_kwarg):
-                if isinstance(star, cst.Param):
-                    self._parameters[star.name.value] = star
         self._resolving: set[str] = set()
 
     # -- public
@@ -417,7 +405,7 @@ class ShapeInference:
             keeps = self._is_framework_constructor if self.framework_types else None
             collector = _BindingCollector(keeps)
             if self.function is not None:
-                run_visitor(self.function.body, collector)
+                collector.collect(self.function.body)
             self._bindings = collector.bindings
         return self._bindings
 

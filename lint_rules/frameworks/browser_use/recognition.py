@@ -30,6 +30,7 @@ from functools import cached_property
 import libcst as cst
 
 from lint_rules import prefilter
+from lint_rules.analysis.bindings import bound_names, names_in
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.returns import FunctionFlow, ReturnSite, analyse_function
 from lint_rules.analysis.shapes import (
@@ -106,7 +107,7 @@ class Scope:
         if self.function is None:
             return False
         if self._locals is None:
-            self._locals = _local_names(self.function)
+            self._locals = bound_names(self.function)
         return name in self._locals
 
 
@@ -233,19 +234,12 @@ def recognise(module: ParsedModule) -> BrowserUseFile:
 # ------------------------------------------------------------------ internals
 
 
+_CONSTANT_NAMES = frozenset({"True", "False", "None"})
+
+
 def _mentions_a_name(node: cst.BaseExpression) -> bool:
-    finder = _NameFinder()
-    run_visitor(node, finder)
-    return finder.found
-
-
-class _NameFinder(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if node.value not in ("True", "False", "None"):
-            self.found = True
+    """Whether ``node`` uses a name other than ``True``/``False``/``None``."""
+    return any(name not in _CONSTANT_NAMES for name in names_in(node))
 
 
 def _receiver_name(module: ParsedModule, receiver: cst.BaseExpression) -> str | None:
@@ -268,89 +262,6 @@ def _receiver_name(module: ParsedModule, receiver: cst.BaseExpression) -> str | 
 def _binding_of(name: str, scope: Scope) -> cst.FunctionDef | None:
     """The function whose local ``name`` is, or ``None`` for a module-level name."""
     return scope.function if scope.binds(name) else None
-
-
-def _local_names(function: cst.FunctionDef) -> frozenset[str]:
-    """Names a function binds itself: parameters, assignment/loop/``with``/``except``
-    targets, imports, nested ``def``/``class`` names; not ``global``/``nonlocal`` ones."""
-    params = function.params
-    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
-    for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
-            names.add(star.name.value)
-    collector = _LocalNames()
-    run_visitor(function.body, collector)
-    return frozenset((names | collector.bound) - collector.declared_outer)
-
-
-class _LocalNames(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.bound: set[str] = set()
-        self.declared_outer: set[str] = set()
-
-    def _target(self, node: cst.BaseExpression) -> None:
-        if isinstance(node, cst.Name):
-            self.bound.add(node.value)
-        elif isinstance(node, (cst.Tuple, cst.List)):
-            for element in node.elements:
-                self._target(element.value)
-        elif isinstance(node, cst.StarredElement):
-            self._target(node.value)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._target(node.target)
-
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            self._target(node.asname.name)
-
-    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-        if node.name is not None:
-            self._target(node.name.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._target(node.target)
-
-    def visit_Import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            name: cst.BaseExpression = alias.asname.name if alias.asname else alias.name
-            while isinstance(name, cst.Attribute):
-                name = name.value
-            self._target(name)
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if not isinstance(node.names, cst.ImportStar):
-            for alias in node.names:
-                self._target(alias.asname.name if alias.asname else alias.name)
-
-    def visit_Global(self, node: cst.Global) -> None:
-        self.declared_outer.update(item.name.value for item in node.names)
-
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-        self.declared_outer.update(item.name.value for item in node.names)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.bound.add(node.name.value)
-        return False  # its body is another scope
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.bound.add(node.name.value)
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_CompFor(self, node: cst.CompFor) -> bool:
-        return False  # comprehension targets are the comprehension's own
 
 
 class _Finder(cst.CSTVisitor):

@@ -29,6 +29,7 @@ from functools import cached_property
 import libcst as cst
 
 from lint_rules import prefilter
+from lint_rules.analysis.bindings import mentions
 from lint_rules.analysis.index import UNKNOWN_TYPE, UNSET, AgentUse, DeclaredType, ProjectIndex
 from lint_rules.analysis.literals import string_value
 from lint_rules.analysis.module import ParsedModule
@@ -169,7 +170,7 @@ class Scope:
     """``def``s directly inside this function, by name."""
 
     def infer(self, node: cst.BaseExpression) -> Shape:
-        if self.lambda_params and _mentions(node, self.lambda_params):
+        if self.lambda_params and mentions(node, self.lambda_params):
             if isinstance(node, cst.Name):
                 return UNKNOWN
             shape = self.inference.infer(node)
@@ -347,22 +348,6 @@ def _recognise(
 
 def _flow(module: ParsedModule, function: cst.FunctionDef) -> FunctionFlow:
     return analyse_function(function, module.never_returning())
-
-
-def _mentions(node: cst.CSTNode, names: frozenset[str]) -> bool:
-    finder = _NameFinder(names)
-    run_visitor(node, finder)
-    return finder.found
-
-
-class _NameFinder(cst.CSTVisitor):
-    def __init__(self, names: frozenset[str]) -> None:
-        self.names = names
-        self.found = False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if node.value in self.names:
-            self.found = True
 
 
 def _keywords(call: cst.Call) -> tuple[dict[str, cst.Arg], bool]:
