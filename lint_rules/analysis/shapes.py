@@ -709,7 +709,12 @@ _INT_ONLY_OPS = (
 )
 
 
-def _instance(type_name: str, call: cst.Call) -> Shape:
+def split_arguments(
+    call: cst.Call,
+) -> tuple[tuple[tuple[str, cst.Arg], ...], tuple[cst.Arg, ...], bool]:
+    """A call's arguments as ``(keywords, positional, has_star)``: ``(name, arg)`` pairs for
+    ``name=value``, the plain positional arguments, and whether any ``*args`` / ``**kwargs``
+    stands among them (those are in neither tuple), each tuple in source order."""
     keywords: list[tuple[str, cst.Arg]] = []
     positional: list[cst.Arg] = []
     has_star = False
@@ -720,11 +725,16 @@ def _instance(type_name: str, call: cst.Call) -> Shape:
             keywords.append((arg.keyword.value, arg))
         else:
             positional.append(arg)
+    return tuple(keywords), tuple(positional), has_star
+
+
+def _instance(type_name: str, call: cst.Call) -> Shape:
+    keywords, positional, has_star = split_arguments(call)
     return Shape(
         Kind.INSTANCE,
         type_name=type_name,
-        arguments=tuple(keywords),
-        positional=tuple(positional),
+        arguments=keywords,
+        positional=positional,
         has_star_arguments=has_star,
         call=call,
     )

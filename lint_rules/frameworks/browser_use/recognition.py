@@ -31,6 +31,7 @@ import libcst as cst
 
 from lint_rules import prefilter
 from lint_rules.analysis.bindings import bound_names, names_in
+from lint_rules.analysis.context import StatementContext
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.returns import FunctionFlow, ReturnSite, analyse_function
 from lint_rules.analysis.shapes import (
@@ -40,6 +41,7 @@ from lint_rules.analysis.shapes import (
     ShapeInference,
     literal,
     returned_values,
+    split_arguments,
 )
 from lint_rules.analysis.walk import run_visitor
 
@@ -264,20 +266,18 @@ def _binding_of(name: str, scope: Scope) -> cst.FunctionDef | None:
     return scope.function if scope.binds(name) else None
 
 
-class _Finder(cst.CSTVisitor):
-    """One walk: actions (any nesting), ``ActionResult`` calls, structured-output models."""
+class _Finder(StatementContext):
+    """One walk: actions (any nesting), ``ActionResult`` calls, structured-output models
+    (``StatementContext``: error-expecting ``with`` blocks, ``x = Tools(...)`` targets)."""
 
     def __init__(self, module: ParsedModule, result: BrowserUseFile, *, track_calls: bool) -> None:
-        self.module = module
+        super().__init__(module)
         self.result = result
         self.track_calls = track_calls
         self.functions: list[tuple[cst.FunctionDef, Scope, Action | None]] = []
         self.framework_types = action_result_types(module)
         self.module_scope = Scope(module, None, self.framework_types)
         self.nested_expressions = 0
-        self.expecting_errors = 0
-        self.assignments: dict[int, str] = {}
-        """``id(value)`` → target name, for ``x = Tools(...)`` statements being walked."""
 
     @property
     def scope(self) -> Scope:
@@ -336,22 +336,6 @@ class _Finder(cst.CSTVisitor):
     def leave_GeneratorExp(self, original_node: cst.GeneratorExp) -> None:
         self._leave_nested(original_node)
 
-    def visit_With(self, node: cst.With) -> None:
-        if any(self._expects_error(item.item) for item in node.items):
-            self.expecting_errors += 1
-
-    def leave_With(self, original_node: cst.With) -> None:
-        if any(self._expects_error(item.item) for item in original_node.items):
-            self.expecting_errors -= 1
-
-    def _expects_error(self, expr: cst.BaseExpression) -> bool:
-        if not isinstance(expr, cst.Call):
-            return False
-        func = expr.func
-        if isinstance(func, cst.Attribute) and func.attr.value.startswith("assertRaises"):
-            return True
-        return self.module.qualified_name(func) == "pytest.raises"
-
     # -- calls
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -375,16 +359,7 @@ class _Finder(cst.CSTVisitor):
     def _action_result(self, node: cst.Call) -> None:
         if self.expecting_errors:
             return  # a test that wants it to raise (``with pytest.raises(...)``)
-        keywords: list[tuple[str, cst.Arg]] = []
-        positional: list[cst.Arg] = []
-        has_star = False
-        for arg in node.args:
-            if arg.star:
-                has_star = True
-            elif arg.keyword is not None:
-                keywords.append((arg.keyword.value, arg))
-            else:
-                positional.append(arg)
+        keywords, positional, has_star = split_arguments(node)
         action = self.functions[-1][2] if self.functions else None
         self.result.action_results.append(
             ActionResultCall(
@@ -392,8 +367,8 @@ class _Finder(cst.CSTVisitor):
                 scope=self.scope,
                 action=action,
                 in_nested_expression=self.nested_expressions > 0,
-                keywords=tuple(keywords),
-                positional=tuple(positional),
+                keywords=keywords,
+                positional=positional,
                 has_star_arguments=has_star,
             )
         )
@@ -403,7 +378,7 @@ class _Finder(cst.CSTVisitor):
         last = qualified.rsplit(".", 1)[-1]
         if last in _TOOLS_CLASSES:
             model = _keyword(node, "output_model")
-            target = self._assigned_name(node)
+            target = self.assigned_to(node)
             if model is not None and target is not None and not _is_none(model):
                 self._add_model(model, target)
         elif last == "Agent":
@@ -423,18 +398,6 @@ class _Finder(cst.CSTVisitor):
                 binding=_binding_of(receiver, self.scope),
             )
         )
-
-    def _assigned_name(self, call: cst.Call) -> str | None:
-        """``x`` when the statement being walked is ``x = <call>`` (set by ``visit_Assign``)."""
-        return self.assignments.get(id(call))
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            self.assignments[id(node.value)] = node.targets[0].target.value
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None and isinstance(node.target, cst.Name):
-            self.assignments[id(node.value)] = node.target.value
 
     # -- actions
 

@@ -30,6 +30,7 @@ import libcst as cst
 
 from lint_rules import prefilter
 from lint_rules.analysis.bindings import mentions
+from lint_rules.analysis.context import StatementContext
 from lint_rules.analysis.index import UNKNOWN_TYPE, UNSET, AgentUse, DeclaredType, ProjectIndex
 from lint_rules.analysis.literals import string_value
 from lint_rules.analysis.module import ParsedModule
@@ -378,24 +379,23 @@ def _root(node: cst.BaseExpression) -> cst.Name | None:
     return node if isinstance(node, cst.Name) else None
 
 
-class _Finder(cst.CSTVisitor):
-    """One walk: agents, behaviour functions, results, function tools."""
+class _Finder(StatementContext):
+    """One walk: agents, behaviour functions, results, function tools (``StatementContext``:
+    calls inside ``with pytest.raises(...)`` are skipped, ``x = Agent(...)`` targets kept)."""
 
     def __init__(
         self, module: ParsedModule, result: AgentsFile, index: ProjectIndex | None, *, sdk: bool
     ) -> None:
-        self.module = module
+        super().__init__(module)
         self.result = result
         self.index = index
         self.sdk = sdk
         self.types = framework_types(module)
         self.module_scope = Scope(module, None, ShapeInference(module, None, self.types))
         self.stack: list[tuple[cst.FunctionDef | cst.Lambda, Scope]] = []
-        self.assigned: dict[int, str] = {}
         self.scopes: dict[int, Scope] = {}
         self.pending_behaviours: list[tuple[AgentCall, cst.BaseExpression]] = []
         self.rebound: dict[str, bool] = {}
-        self.expecting_errors = 0
         self.tool_calls: dict[str, tuple[cst.Call, Scope]] = {}
         """Top-level function name → ``function_tool(fn, ...)`` call that wraps it."""
 
@@ -494,32 +494,6 @@ class _Finder(cst.CSTVisitor):
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
         self.stack.pop()
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            self.assigned[id(node.value)] = node.targets[0].target.value
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None and isinstance(node.target, cst.Name):
-            self.assigned[id(node.value)] = node.target.value
-
-    # -- tests that expect an error
-
-    def visit_With(self, node: cst.With) -> None:
-        if any(self._expects_error(item.item) for item in node.items):
-            self.expecting_errors += 1
-
-    def leave_With(self, original_node: cst.With) -> None:
-        if any(self._expects_error(item.item) for item in original_node.items):
-            self.expecting_errors -= 1
-
-    def _expects_error(self, expr: cst.BaseExpression) -> bool:
-        if not isinstance(expr, cst.Call):
-            return False
-        func = expr.func
-        if isinstance(func, cst.Attribute) and func.attr.value.startswith("assertRaises"):
-            return True
-        return self.module.qualified_name(func) == "pytest.raises"
-
     # -- calls
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -562,7 +536,7 @@ class _Finder(cst.CSTVisitor):
         name = _string(name_arg.value) if name_arg is not None else None
         if name is not None:
             return f'agent "{name}"'
-        variable = self.assigned.get(id(node))
+        variable = self.assigned_to(node)
         return f"agent `{variable}`" if variable else "the agent"
 
     def _result(self, node: cst.Call) -> None:
