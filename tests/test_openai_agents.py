@@ -111,6 +111,29 @@ def test_a_name_shadowed_by_a_fallback_class_is_ignored() -> None:
     assert found(source) == []
 
 
+@pytest.mark.parametrize(
+    "function",
+    [
+        "def build(\n    name: str = str(),\n    *,\n    Agent,\n):\n",
+        "def build(\n    name: str = str(),\n    *Agent,\n):\n",
+        "def build(\n    name: str = str(),\n    Agent: type = dict,\n):\n",
+        "async def build(\n    name=str(),\n    **Agent,\n):\n",
+    ],
+)
+def test_a_parameter_on_a_line_of_its_own_shadows_the_sdk_name(function: str) -> None:
+    # The parameter is the function's own ``Agent``; the unsafe fix renaming
+    # ``toolz`` would edit a call that is not the SDK's.
+    source = f"from agents import Agent\n\n\n{function}    return Agent(name=name, toolz=[])\n"
+    assert found(source) == []
+    outside = source + "\n\nagent = Agent(name='a', toolz=[])\n"
+    assert [code for code, _ in found(outside)] == ["TRV310"]
+
+
+def test_a_lambda_parameter_shadows_the_sdk_name() -> None:
+    source = "from agents import Agent\n\nmake = lambda Agent: Agent(name='x', toolz=[])\n"
+    assert found(source) == []
+
+
 def test_a_first_party_agents_package_is_not_the_sdk(tmp_path: Path) -> None:
     source = WRONG.format(imports="from agents import Agent", agent="Agent")
     write(tmp_path, {"pyproject.toml": "", "app/main.py": source})

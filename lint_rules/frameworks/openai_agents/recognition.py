@@ -429,8 +429,9 @@ class _Finder(StatementContext):
         """Whether a line of the file could bind ``name`` inside a function (a cheap text
         test that spares the binding analysis of every function for names no function
         rebinds: assignments, ``def``/``class``/``as``/``for`` targets, imports, parameters
-        of a one-line signature). A parameter on a line of its own in a long signature is
-        not seen: a function taking a parameter named ``Agent`` is left to chance."""
+        of a signature, on its line or a line of their own, and of a lambda). It may say
+        yes for a line that binds nothing (the binding analysis then answers); it must
+        never say no for a line that binds ``name``."""
         known = self.rebound.get(name)
         if known is None:
             n = re.escape(name)
@@ -443,6 +444,9 @@ class _Finder(StatementContext):
                         rf"^[ \t]+(?:from\s+\S+\s+)?import\b[^\n]*\b{n}\b",
                         rf"\b{n}\s*:=",
                         rf"\bdef\s+\w+\s*\([^)]*\b{n}\b",
+                        # A parameter on a line of its own in a long signature.
+                        rf"^[ \t]*\*{{0,2}}{n}\b[ \t]*(?:[:,)=]|$)",
+                        rf"\blambda\b[^:\n]*\b{n}\b",
                     )
                 ),
                 re.MULTILINE,
