@@ -144,11 +144,8 @@ def check_bytes(
     path: str,
     settings: Settings | None = None,
     project: Project | None = None,
-    *,
-    parsed: ParsedModule | None = None,
 ) -> list[Diagnostic]:
-    """Decode a file as Python does (PEP 263, BOM) and check it (``parsed``: as in
-    ``check_source``)."""
+    """Decode a file as Python does (PEP 263, BOM) and check it."""
     settings = settings if settings is not None else Settings()
     try:
         source = decode_source(data)
@@ -163,7 +160,7 @@ def check_bytes(
             return []
         reason = error.msg if isinstance(error, SyntaxError) else str(error)
         return [_engine_diagnostic(ParseError, path, 1, 1, f"Cannot decode file: {reason}")]
-    return check_source(source, path, settings, project, parsed=parsed)
+    return check_source(source, path, settings, project)
 
 
 def decode_source(data: bytes) -> str:

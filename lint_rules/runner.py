@@ -222,7 +222,7 @@ def run(
         given.append(item)
 
     # Pass one parses each file once: for its index facts and, where the cache cannot
-    # answer, for a speculative check against an index of the file's own facts.
+    # answer, for a speculative check made without the project index.
     indexing = index_project and any(key in _INDEXED for item in given for key in item.keys)
     speculated: dict[str, _Speculation] = {}
     spec_items = [item for item in given if item.cached is None and item.data is not None]
@@ -252,15 +252,22 @@ def run(
             if item.data is not None
         ]
         result.parsed += len(spec_tasks)
-        spec_results: Iterable[_Speculation] = pool.map(
+        spec_results = pool.map(
             _speculate_in_worker, spec_tasks, lambda task: _speculate(task, project)
         )
+
+        def record() -> Iterator[FileResult]:
+            for task, done in zip(spec_tasks, spec_results, strict=True):
+                speculated[task.path] = done
+                if done.facts is not None:
+                    facts[task.path] = done.facts
+                yield done.result
+
+        spec_files: Iterable[FileResult] = record()
         if progress is not None:
-            spec_results = _tracked(progress, spec_results, len(spec_tasks))
-        for task, done in zip(spec_tasks, spec_results, strict=True):
-            speculated[task.path] = done
-            if done.facts is not None:
-                facts[task.path] = done.facts
+            spec_files = progress.track(spec_files, len(spec_tasks))
+        for _ in spec_files:
+            pass
     if cache is not None:
         for item, _data in to_extract:
             if item.path in facts:
@@ -456,26 +463,13 @@ class Progress(Protocol):
 
 def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> Iterator[FileResult]:
     """Each pending file's result, in order, as soon as it is ready."""
-    workers = _worker_count(pending, jobs)
-    if workers <= 1:
-        for item in pending:
-            yield _check_one(item.path, item.data, item.settings, project)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # fork shares the already-imported modules; elsewhere the platform default.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    tasks = [(item.path, item.data, item.settings) for item in pending]
-    chunk = max(1, len(tasks) // (workers * 4))
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=_init_worker,
-        initargs=(project.index,),
-    ) as pool:
-        yield from pool.map(_check_in_worker, tasks, chunksize=chunk)
+    size = sum(len(item.data) for item in pending)
+    with _Workers(jobs, len(pending), size, project.index) as pool:
+        yield from pool.map(
+            _check_in_worker,
+            [(item.path, item.data, item.settings) for item in pending],
+            lambda task: _check_one(task[0], task[1], task[2], project),
+        )
 
 
 @dataclass
@@ -516,7 +510,7 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
     result, and the file is parsed once in all; otherwise the runner checks it
     again with the index.
     """
-    from lint_rules.engine import check_bytes, decode_source
+    from lint_rules.engine import check_bytes, check_source, decode_source
 
     module = None
     facts: ModuleFacts | None = None
@@ -533,7 +527,12 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
             facts = (
                 extract_parsed(module, task.data, project) if module is not None else EMPTY_FACTS
             )
-        diagnostics = check_bytes(task.data, task.path, task.settings, project, parsed=module)
+        if module is not None:  # decoded and parsed already
+            diagnostics = check_source(
+                module.source, task.path, task.settings, project, parsed=module
+            )
+        else:  # the check decodes, and reports what does not decode or parse
+            diagnostics = check_bytes(task.data, task.path, task.settings, project)
         digest = project.facts_digest(task.path, task.keys)
     finally:
         project.index = previous
@@ -553,37 +552,23 @@ def _parse_quietly(source: str, path: str) -> ParsedModule | None:
 
 
 def _speculate_in_worker(task: _SpeculationTask) -> _Speculation:
-    global _WORKER_PROJECT
-    if _WORKER_PROJECT is None:
-        _WORKER_PROJECT = Project(revalidate=False)
-    return _speculate(task, _WORKER_PROJECT)
+    return _speculate(task, _worker_project())
 
 
 def _size(items: Sequence[_Given], pairs: Sequence[tuple[_Given, bytes]]) -> int:
     return sum(len(i.data or b"") for i in items) + sum(len(data) for _, data in pairs)
 
 
-def _tracked(
-    progress: Progress, results: Iterable[_Speculation], total: int
-) -> Iterator[_Speculation]:
-    """Show pass one's checks on the progress bar (it takes file results)."""
-    speculations: list[_Speculation] = []
-
-    def files() -> Iterator[FileResult]:
-        for speculation in results:
-            speculations.append(speculation)
-            yield speculation.result
-
-    for _ in progress.track(files(), total):
-        yield speculations.pop(0)
-
-
 class _Workers:
     """A process pool for one pass, started on first use and only when the pass has
-    enough to parse to pay for it; ``map`` keeps the tasks' order."""
+    enough to parse to pay for it; ``map`` keeps the tasks' order. ``index``: the
+    project index the workers check with (``None``: pass one, which needs none)."""
 
-    def __init__(self, jobs: int | None, files: int, size: int) -> None:
+    def __init__(
+        self, jobs: int | None, files: int, size: int, index: ProjectIndex | None = None
+    ) -> None:
         self._count = _workers_for(files, size, jobs)
+        self._index = index
         self._pool: Any = None
 
     def __enter__(self) -> _Workers:
@@ -602,24 +587,23 @@ class _Workers:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
+            # fork shares the already-imported modules; elsewhere the platform default.
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self._pool = ProcessPoolExecutor(max_workers=self._count, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self._count,
+                mp_context=context,
+                initializer=_init_worker,
+                initargs=(self._index,),
+            )
         chunk = max(1, len(tasks) // (self._count * 4))
         return iter(self._pool.map(in_worker, tasks, chunksize=chunk))
 
 
 def _extract_in_worker(task: tuple[str, bytes]) -> ModuleFacts:
-    global _WORKER_PROJECT
-    if _WORKER_PROJECT is None:
-        _WORKER_PROJECT = Project(revalidate=False)
-    facts = _extract(task[0], task[1], _WORKER_PROJECT)
+    facts = _extract(task[0], task[1], _worker_project())
     _file_done()
     return facts
-
-
-def _worker_count(pending: list[_Pending], jobs: int | None) -> int:
-    return _workers_for(len(pending), sum(len(item.data) for item in pending), jobs)
 
 
 def _workers_for(files: int, size: int, jobs: int | None) -> int:
@@ -640,12 +624,16 @@ def _init_worker(index: ProjectIndex | None) -> None:
     _WORKER_PROJECT = Project(revalidate=False, index=index)
 
 
-def _check_in_worker(task: tuple[str, bytes, Settings]) -> FileResult:
+def _worker_project() -> Project:
     global _WORKER_PROJECT
-    if _WORKER_PROJECT is None:
+    if _WORKER_PROJECT is None:  # every pool runs ``_init_worker``; a safety net
         _WORKER_PROJECT = Project(revalidate=False)
+    return _WORKER_PROJECT
+
+
+def _check_in_worker(task: tuple[str, bytes, Settings]) -> FileResult:
     path, data, settings = task
-    return _check_one(path, data, settings, _WORKER_PROJECT)
+    return _check_one(path, data, settings, _worker_project())
 
 
 def _check_one(path: str, data: bytes, settings: Settings, project: Project) -> FileResult:
