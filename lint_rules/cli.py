@@ -438,7 +438,7 @@ def _fix_paths(
     reported: set[str] = set()
     changed: dict[str, FileFix] = {}
     for round_number in range(1, FIX_ROUNDS + 1):
-        candidates = [fixes.Candidate(f.path, f.diagnostics, f.source) for f in result.files]
+        candidates = [fixes.Candidate(f.path, f.diagnostics, f.text()) for f in result.files]
         outcomes = fixes.fix_files(
             candidates,
             _checker(resolver, project),

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,7 +64,37 @@ class FileResult:
     path: str
     diagnostics: list[Diagnostic]
     source: str | None = None
-    """The decoded text, kept only for files with diagnostics (code frames, fixes)."""
+    """The decoded text the diagnostics were computed on, kept for files with
+    diagnostics; ``None`` for a result the cache answered until ``text()`` reads it."""
+    _read: bool = field(default=False, repr=False, compare=False)
+
+    def text(self) -> str | None:
+        """The decoded text of a file with diagnostics (code frames, fixes). A cached
+        result's file is read only now, when something asks: a warm run whose output
+        shows no code only stats its files."""
+        if self.source is None and self.diagnostics and not self._read:
+            self._read = True
+            self.source = _read_text(self.path)
+        return self.source
+
+
+class _Sources(Mapping[str, str]):
+    """Path → decoded text of the files with diagnostics, each read on first lookup."""
+
+    def __init__(self, files: Iterable[FileResult]) -> None:
+        self._files = {f.path: f for f in files if f.diagnostics}
+
+    def __getitem__(self, path: str) -> str:
+        text = self._files[path].text()
+        if text is None:
+            raise KeyError(path)
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return (path for path, f in self._files.items() if f.text() is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 @dataclass
@@ -80,8 +110,8 @@ class RunResult:
         return [d for f in self.files for d in f.diagnostics]
 
     @property
-    def sources(self) -> dict[str, str]:
-        return {f.path: f.source for f in self.files if f.source is not None}
+    def sources(self) -> Mapping[str, str]:
+        return _Sources(self.files)
 
 
 def iter_files(
@@ -299,7 +329,7 @@ def run(
             result.cached += 1
             diagnostics = cache.use(item.path, item.cached, item.stamp)
             slots[item.index] = _with_source(FileResult(item.path, diagnostics), item.data)
-            continue
+            continue  # without the bytes in hand, ``FileResult.text()`` reads them if asked
         if not item.read:
             try:
                 with open(item.path, "rb") as handle:
@@ -672,33 +702,29 @@ def _file_done() -> None:
 
 
 def _with_source(result: FileResult, data: bytes | None) -> FileResult:
-    """Keep the decoded text of a file that reports something (for code frames and fixes)."""
-    if not result.diagnostics:
-        return result
-    if data is None:
-        try:
-            with open(result.path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            return result
-    from lint_rules.engine import decode_source
-
-    try:
-        result.source = decode_source(data)
-    except (SyntaxError, UnicodeDecodeError, LookupError):
-        result.source = None
+    """Keep the decoded text of a file that reports something (for code frames and fixes),
+    when its bytes are in hand; otherwise ``FileResult.text()`` reads them on demand."""
+    if result.diagnostics and data is not None:
+        result.source = _decoded(data)
+        result._read = True
     return result
 
 
-def _reader(path: str) -> Callable[[], bytes | None]:
-    def read() -> bytes | None:
-        try:
-            with open(path, "rb") as handle:
-                return handle.read()
-        except OSError:
-            return None
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return _decoded(handle.read())
+    except OSError:
+        return None
 
-    return read
+
+def _decoded(data: bytes) -> str | None:
+    from lint_rules.engine import decode_source
+
+    try:
+        return decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
 
 
 def _unreadable(path: str, error: OSError, keys: tuple[str, ...]) -> FileResult | None:

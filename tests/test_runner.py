@@ -92,6 +92,28 @@ def test_warm_cache_reuses_results_and_sees_changes(tmp_path: Path) -> None:
     assert [f for f in findings(after) if f[0] == str(edited)] == []
 
 
+def test_a_warm_run_opens_no_file_until_its_text_is_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = corpus(tmp_path)
+    cache_dir = tmp_path / "cache"
+    cold = run([target], cache=ResultCache(cache_dir))
+    opened: list[str] = []
+    real_open = open
+
+    def spy(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(file).endswith(".py"):
+            opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", spy)
+    warm = run([target], cache=ResultCache(cache_dir))
+    assert warm.cached == warm.checked and opened == []
+    # Code frames and fixes still get the text the diagnostics were computed on.
+    assert dict(warm.sources) == dict(cold.sources) and cold.sources
+    assert sorted(opened) == sorted(f.path for f in warm.files)
+
+
 def test_cache_is_keyed_by_settings(tmp_path: Path) -> None:
     target = corpus(tmp_path) / "plain"
     cache_dir = tmp_path / "cache"
