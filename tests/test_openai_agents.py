@@ -479,9 +479,7 @@ def test_a_changed_output_type_class_invalidates_the_cached_result(tmp_path: Pat
     assert check([tmp_path], ResultCache(cache_dir)) == []
 
 
-def test_a_warm_run_reads_no_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_warm_run_reads_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The index facts of main.py and models.py come from the cache, and so do the
     # diagnostics of behaviors.py: its text is read only if a code frame asks for it.
     write(tmp_path, PROJECT)
