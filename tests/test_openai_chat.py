@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from lint_rules.config import Settings
 from lint_rules.engine import check_source
 from lint_rules.frameworks.openai_chat._loops import HEAD
@@ -136,3 +138,332 @@ def test_a_configured_extra_client_is_checked() -> None:
     settings = replace(settings, openai_chat=replace(settings.openai_chat, extra_clients=("groq",)))
     found = sorted(d.code for d in check_source(groq, "loop.py", settings))
     assert found == ["TRV401", "TRV406", "TRV407"]
+
+
+# ------------------------------------------------- loops recognised by data flow
+
+
+def fill(template: str, **parts: str) -> str:
+    for name, text in parts.items():
+        template = template.replace(f"<{name}>", text)
+    return template
+
+
+def found(source: str, select: str = "TRV4") -> list[tuple[str, int]]:
+    settings = Settings().with_overrides(select=[select])
+    return [(d.code, d.location.row) for d in check_source(source, "loop.py", settings)]
+
+
+def row(source: str, needle: str) -> int:
+    return next(n for n, line in enumerate(source.splitlines(), 1) if needle in line)
+
+
+SCRIPT = (
+    HEAD
+    + """\
+messages = [{"role": "user", "content": "Weather in Paris and in Rome?"}]
+response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+response_message = response.choices[0].message
+tool_call = response_message.tool_calls[0]
+result = get_weather(**json.loads(tool_call.function.arguments))
+<send>
+"""
+)
+
+
+def test_a_script_that_answers_the_first_call_in_the_module_body() -> None:
+    appended = fill(
+        SCRIPT,
+        send="messages.append(response_message)\n"
+        'messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})\n'
+        'client.chat.completions.create(model="gpt-4o", messages=messages)',
+    )
+    assert found(appended) == [("TRV405", row(appended, "tool_calls[0]"))]
+
+
+@pytest.mark.parametrize(
+    "send",
+    [
+        pytest.param(
+            'client.chat.completions.create(model="gpt-4o", messages=[*messages, '
+            'response_message, {"role": "tool", "tool_call_id": tool_call.id, "content": result}])',
+            id="messages display",
+        ),
+        pytest.param(
+            "messages.extend([response_message, "
+            '{"role": "tool", "tool_call_id": tool_call.id, "content": result}])',
+            id="extend",
+        ),
+        pytest.param(
+            "messages.insert(len(messages), response_message)\n"
+            'messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})',
+            id="insert",
+        ),
+        pytest.param(
+            'client.chat.completions.create(model="gpt-4o", messages=messages + '
+            '[response_message, {"role": "tool", "tool_call_id": tool_call.id, "content": "ok"}])',
+            id="joined display",
+        ),
+    ],
+)
+def test_the_assistant_message_is_sent_in_several_ways(send: str) -> None:
+    source = fill(SCRIPT, send=send)
+    assert found(source) == [("TRV405", row(source, "tool_calls[0]"))]
+
+
+def test_a_message_rebound_for_the_next_round_is_not_the_one_answered() -> None:
+    # a notebook: the first round keeps only the first call, the second round sends the
+    # final answer through the same names
+    source = fill(
+        SCRIPT,
+        send='messages.append({"role": "assistant", "tool_calls": [tool_call]})\n'
+        'messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})\n'
+        'response = client.chat.completions.create(model="gpt-4o", messages=messages)\n'
+        "response_message = response.choices[0].message\n"
+        "messages.append(response_message)",
+    ).replace(
+        "response_message = response.choices[0].message\ntool_call",
+        "response_message = response.choices[0].message\nprint(response_message.content)\n"
+        "tool_call",
+    )
+    assert found(source) == []
+
+
+LOOP_OVER_PARAMETER = (
+    HEAD
+    + """\
+def answer_tool_calls(tool_calls, messages):
+    for call in tool_calls:
+        args = json.loads(call.function.arguments)
+<body>
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    messages.append(message)
+    answer_tool_calls(message.tool_calls, messages)
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
+"""
+)
+ANSWER = '        messages.append({"role": "tool", "tool_call_id": call.id, "content": result})\n'
+
+
+def test_a_loop_over_a_parameter_that_returns_in_its_body() -> None:
+    body = "        result = get_weather(**args)\n" + ANSWER + "        return messages"
+    source = fill(LOOP_OVER_PARAMETER, body=body)
+    assert found(source) == [("TRV409", row(source, "return messages"))]
+
+
+def test_a_loop_over_a_parameter_that_skips_unknown_tools() -> None:
+    body = (
+        '        if call.function.name != "get_weather":\n'
+        "            continue\n"
+        "        result = get_weather(**args)\n" + ANSWER.rstrip("\n")
+    )
+    source = fill(LOOP_OVER_PARAMETER, body=body)
+    assert found(source) == [("TRV409", row(source, "continue"))]
+
+
+def test_a_loop_over_a_parameter_that_only_searches_the_calls() -> None:
+    body = '        if call.function.name == "get_weather":\n            return args'
+    assert found(fill(LOOP_OVER_PARAMETER, body=body)) == []
+
+
+HELPER = (
+    HEAD
+    + """\
+def <helper>:
+<helper_body>
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    if not message.tool_calls:
+        return message.content
+    messages.append(message)
+    messages.append(<call>)
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
+"""
+)
+FIRST_ONLY = """\
+    tool_call = <given>[0]
+    result = get_weather(**json.loads(tool_call.function.arguments))
+    return {"role": "tool", "tool_call_id": tool_call.id, "content": result}"""
+
+
+@pytest.mark.parametrize(
+    ("helper", "given", "call"),
+    [
+        ("handle_tool_call(message)", "message.tool_calls", "handle_tool_call(message)"),
+        ("handle_tool_call(tool_calls)", "tool_calls", "handle_tool_call(message.tool_calls)"),
+        (
+            "handle_tool_call(*, tool_calls)",
+            "tool_calls",
+            "handle_tool_call(tool_calls=message.tool_calls)",
+        ),
+    ],
+)
+def test_a_helper_that_answers_only_the_first_call(helper: str, given: str, call: str) -> None:
+    source = fill(HELPER, helper=helper, helper_body=fill(FIRST_ONLY, given=given), call=call)
+    assert found(source) == [("TRV405", row(source, "messages.append(handle_tool_call"))]
+
+
+@pytest.mark.parametrize(
+    ("helper", "helper_body", "call"),
+    [
+        pytest.param(
+            "handle_tool_calls(message)",
+            "    return [\n"
+            '        {"role": "tool", "tool_call_id": c.id, "content": "Sunny"}\n'
+            "        for c in message.tool_calls\n"
+            "    ]",
+            "*handle_tool_calls(message)",
+            id="a helper that answers every call",
+        ),
+        pytest.param(
+            "handle_tool_call(message)",
+            "    log(message)\n" + fill(FIRST_ONLY, given="message.tool_calls"),
+            "handle_tool_call(message)",
+            id="the message passed on",
+        ),
+        pytest.param(
+            "handle_tool_call(message)",
+            "    if len(message.tool_calls) > 1:\n"
+            "        raise ValueError('one call at a time')\n"
+            + fill(FIRST_ONLY, given="message.tool_calls"),
+            "handle_tool_call(message)",
+            id="the number of calls checked",
+        ),
+    ],
+)
+def test_helpers_that_do_not_answer_only_the_first_call(
+    helper: str, helper_body: str, call: str
+) -> None:
+    source = fill(HELPER, helper=helper, helper_body=helper_body, call=call)
+    if call.startswith("*"):
+        source = source.replace(f"messages.append({call})", f"messages.extend([{call}])")
+    assert found(source) == []
+
+
+def test_a_decorated_or_redefined_helper_is_not_summarised() -> None:
+    source = fill(
+        HELPER,
+        helper="handle_tool_call(message)",
+        helper_body=fill(FIRST_ONLY, given="message.tool_calls"),
+        call="handle_tool_call(message)",
+    )
+    assert found(source.replace("def handle_tool_call", "@traced\ndef handle_tool_call")) == []
+    redefined = source + "\n\ndef handle_tool_call(message):\n    return answer_all(message)\n"
+    assert found(redefined) == []
+
+
+# ------------------------------------------------------ TRV403: guarded lookups
+
+TIME_SCHEMA = (
+    HEAD
+    + """\
+available = {"get_weather": get_weather}
+
+
+def run(messages, message):
+    for tool_call in message.tool_calls:
+        args = json.loads(tool_call.function.arguments)
+<lookup>
+        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
+    return client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+"""
+).replace(
+    "    }\n]\n",
+    '    },\n    {"type": "function", "function": {"name": "get_time", "parameters": {}}},\n]\n',
+    1,
+)
+
+
+@pytest.mark.parametrize(
+    ("lookup", "outcome"),
+    [
+        pytest.param(
+            "        result = available[tool_call.function.name](**args)",
+            "raises",
+            id="unguarded",
+        ),
+        pytest.param(
+            "        if tool_call.function.name not in available:\n"
+            '            result = "unknown tool"\n'
+            "        else:\n"
+            "            result = available[tool_call.function.name](**args)",
+            "never runs",
+            id="membership test",
+        ),
+        pytest.param(
+            "        function = available.get(tool_call.function.name, lambda **_: 'unknown')\n"
+            "        result = function(**args)",
+            "never runs",
+            id="get with a fallback",
+        ),
+        pytest.param(
+            "        try:\n"
+            "            result = available[tool_call.function.name](**args)\n"
+            "        except KeyError:\n"
+            '            result = "unknown tool"',
+            "never runs",
+            id="try catching KeyError",
+        ),
+        pytest.param(
+            "        try:\n"
+            "            result = available[tool_call.function.name](**args)\n"
+            "        except (TypeError, Exception) as error:\n"
+            "            result = str(error)",
+            "never runs",
+            id="try catching Exception",
+        ),
+        pytest.param(
+            "        try:\n"
+            "            result = available[tool_call.function.name](**args)\n"
+            "        except json.JSONDecodeError:\n"
+            '            result = "bad arguments"',
+            "raises",
+            id="try that cannot catch the KeyError",
+        ),
+    ],
+)
+def test_a_tool_without_an_entry_is_reported_guarded_or_not(lookup: str, outcome: str) -> None:
+    source = fill(TIME_SCHEMA, lookup=lookup)
+    settings = Settings().with_overrides(select=["TRV403"])
+    diagnostics = check_source(source, "loop.py", settings)
+    assert [(d.location.row, outcome in d.message) for d in diagnostics] == [
+        (row(source, '"name": "get_time"'), True)
+    ]
+
+
+@pytest.mark.parametrize(
+    "lookup",
+    [
+        pytest.param(
+            '        if tool_call.function.name == "get_time":\n'
+            '            result = "noon"\n'
+            "        else:\n"
+            "            result = available[tool_call.function.name](**args)",
+            id="dispatched by an if beside the registry",
+        ),
+        pytest.param(
+            "        match tool_call.function.name:\n"
+            '            case "get_time":\n'
+            '                result = "noon"\n'
+            "            case name:\n"
+            "                result = available[name](**args)",
+            id="dispatched by a match case",
+        ),
+        pytest.param(
+            "        function = available.get(tool_call.function.name)\n"
+            "        if function is None:\n"
+            "            function = getattr(toolbox, tool_call.function.name)\n"
+            "        result = function(**args)",
+            id="a getattr fallback",
+        ),
+    ],
+)
+def test_a_tool_dispatched_without_the_registry_is_not_reported(lookup: str) -> None:
+    assert found(fill(TIME_SCHEMA, lookup=lookup), select="TRV403") == []

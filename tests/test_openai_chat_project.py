@@ -168,14 +168,25 @@ def test_a_registry_extended_by_the_loop_is_open(tmp_path: Path) -> None:
     assert ("loop.py", "TRV403") not in {(f[0], f[2]) for f in check([tmp_path])}
 
 
-def test_a_guarded_lookup_silences_tool_without_an_entry(tmp_path: Path) -> None:
+def test_a_guarded_lookup_still_reports_a_tool_without_an_entry(tmp_path: Path) -> None:
+    # the guard turns the `KeyError` into an "unknown tool" answer: `get_time` never runs
     guarded = loop().replace(
         "        result = REGISTRY[",
-        "        if tool_call.function.name not in REGISTRY:\n            continue\n"
+        "        if tool_call.function.name not in REGISTRY:\n"
+        '            messages.append({"role": "tool", "tool_call_id": tool_call.id, '
+        '"content": "unknown tool"})\n'
+        "            continue\n"
         "        result = REGISTRY[",
     )
     write(tmp_path, {"loop.py": guarded, "tools.py": TOOLS})
-    assert ("loop.py", "TRV403") not in {(f[0], f[2]) for f in check([tmp_path])}
+    found = check([tmp_path], select="TRV403")
+    assert ("loop.py", line_of(guarded, '"name": "get_time"'), "TRV403") in found
+    result = runner.run(
+        [tmp_path / "loop.py"],
+        SettingsResolver(overrides=lambda s: s.with_overrides(select=["TRV403"])),
+        project=Project(revalidate=False),
+    )
+    assert ["never runs" in d.message for d in result.diagnostics] == [True]
 
 
 @pytest.mark.parametrize(

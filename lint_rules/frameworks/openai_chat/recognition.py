@@ -120,30 +120,67 @@ class Scope:
     file: ChatFile
     node: cst.Module | cst.FunctionDef
     assignments: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+    binders: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
+    """The statement (or expression) of each binding of a name, in source order."""
 
     def __post_init__(self) -> None:
         for found in collect(self.node, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For):
             if isinstance(found, cst.Assign):
                 for target in found.targets:
-                    self._bind(target.target, found.value if len(found.targets) == 1 else None)
+                    value = found.value if len(found.targets) == 1 else None
+                    self._bind(target.target, value, found)
             elif isinstance(found, cst.AnnAssign):
-                self._bind(found.target, found.value)
+                self._bind(found.target, found.value, found)
             elif isinstance(found, (cst.AugAssign, cst.For)):
-                self._bind(found.target, None)
+                self._bind(found.target, None, found)
         for found in collect(self.node, cst.NamedExpr, cst.WithItem, cst.CompFor):
             if isinstance(found, cst.NamedExpr):
-                self._bind(found.target, None)
+                self._bind(found.target, None, found)
             elif isinstance(found, cst.WithItem) and found.asname is not None:
-                self._bind(found.asname.name, None)
+                self._bind(found.asname.name, None, found)
 
-    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+    def _bind(
+        self, target: cst.BaseExpression, value: cst.BaseExpression | None, binder: cst.CSTNode
+    ) -> None:
         if isinstance(target, cst.Name):
             self.assignments.setdefault(target.value, []).append(value)
+            self.binders.setdefault(target.value, []).append(binder)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
-                self._bind(element.value, None)
+                self._bind(element.value, None, binder)
         elif isinstance(target, cst.StarredElement):
-            self._bind(target.value, None)
+            self._bind(target.value, None, binder)
+
+    @cached_property
+    def parameters(self) -> frozenset[str]:
+        """The names of the function's parameters (none for the module body)."""
+        if not isinstance(self.node, cst.FunctionDef):
+            return frozenset()
+        params = self.node.params
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                every.append(star)
+        return frozenset(p.name.value for p in every)
+
+    def root_name(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
+        """The name an expression's canonical spelling starts from (after once-assigned
+        aliases are replaced by their value): ``response`` of ``message.tool_calls`` when
+        ``message = response.choices[0].message``."""
+        while True:
+            if isinstance(node, cst.Name):
+                value = self.value_of(node.value) if depth < 4 else None
+                if value is None:
+                    return node.value
+                node, depth = value, depth + 1
+            elif isinstance(node, (cst.Attribute, cst.Subscript)):
+                node = node.value
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                node = node.func.value  # message.model_dump()
+            elif isinstance(node, cst.Call) and len(node.args) == 1:
+                node = node.args[0].value  # dict(message)
+            else:
+                return None
 
     def value_of(self, name: str) -> cst.BaseExpression | None:
         """The one value a local name is assigned, if it is assigned exactly once."""
@@ -232,17 +269,60 @@ def appended_value(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpressi
     return None
 
 
+def sent_values(call: cst.Call) -> list[cst.BaseExpression]:
+    """The values a list method call adds: ``lst.append(v)``, ``lst.insert(i, v)``,
+    the elements of ``lst.extend([v, ...])`` (a display; starred elements are not
+    values)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or any(a.star or a.keyword for a in call.args):
+        return []
+    method, args = func.attr.value, call.args
+    if method == "append" and len(args) == 1:
+        return [args[0].value]
+    if method == "insert" and len(args) == 2:
+        return [args[1].value]
+    if method == "extend" and len(args) == 1:
+        return display_elements(args[0].value)
+    return []
+
+
+def display_elements(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The plain (not starred) elements of a list or tuple display, also of displays
+    joined by ``+`` (``messages + [message]``)."""
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return [e.value for e in node.elements if isinstance(e, cst.Element)]
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return display_elements(node.left) + display_elements(node.right)
+    return []
+
+
+def fixed_call_id(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The call whose id ``node`` reads: ``X`` of ``X.id`` or ``X["id"]``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "id":
+        return node.value
+    if (
+        isinstance(node, cst.Subscript)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Index)
+        and string_value(node.slice[0].slice.value) == "id"
+    ):
+        return node.value
+    return None
+
+
 # ------------------------------------------------------------------ loops
 
 
 @dataclass
 class ToolCallsLoop:
-    """A ``for`` loop over a message's ``tool_calls``."""
+    """A ``for`` loop over a message's ``tool_calls``, or over a name (a parameter, a
+    name bound more than once) whose tool messages answer ``<loop variable>.id``."""
 
     node: cst.For
     scope: Scope
-    message: str
-    """The canonical message whose ``tool_calls`` are iterated."""
+    message: str | None
+    """The canonical message whose ``tool_calls`` are iterated; ``None`` when only the
+    answers tell that the loop is over tool calls (whose, is not known)."""
     variable: str | None
 
     @cached_property
@@ -285,11 +365,25 @@ class Registry:
     dispatches: list[cst.Call] = field(default_factory=list)
     """``fn(**args)`` calls of registered functions."""
     guarded: bool = False
-    """A missing tool is handled (``in`` test, ``.get`` with a default, ``None`` check)."""
+    """A missing tool is handled (``in`` test, ``.get`` with a default, ``None`` check,
+    a ``try`` whose handler catches the ``KeyError``): an "unknown tool" reply, not a
+    crash."""
     is_globals: bool = False
     imported: str | None = None
     """The qualified name of a registry imported from another module (its entries are
     there: the project index knows them, flake8 does not)."""
+
+
+@dataclass(frozen=True)
+class FirstCallHelper:
+    """A same-module function that answers only the first call of what it is given."""
+
+    function: cst.FunctionDef
+    position: int | None
+    """The parameter's position for a positional argument (``None``: keyword only)."""
+    parameter: str
+    given: str
+    """``"message"`` (it reads ``p.tool_calls[0]``) or ``"tool_calls"`` (``p[0]``)."""
 
 
 @dataclass(frozen=True)
@@ -491,23 +585,129 @@ class ChatFile:
         found = []
         for scope, node in self.nodes(cst.For):
             assert isinstance(node, cst.For)
-            message = scope.tool_calls_of(node.iter)
-            if message is None:
-                continue
             variable = node.target.value if isinstance(node.target, cst.Name) else None
-            found.append(ToolCallsLoop(node, scope, message, variable))
+            message = scope.tool_calls_of(node.iter)
+            if message is not None:
+                found.append(ToolCallsLoop(node, scope, message, variable))
+                continue
+            loop = ToolCallsLoop(node, scope, None, variable)
+            if (
+                variable is not None
+                and isinstance(node.iter, cst.Name)
+                and node.iter.value != variable
+                and _answers_loop_variable(loop)
+            ):
+                found.append(loop)  # for call in tool_calls: ... "tool_call_id": call.id
         return found
 
     # -- requests
 
     @cached_property
-    def requests(self) -> list[cst.Call]:
+    def request_sites(self) -> list[tuple[Scope, cst.Call]]:
         found = []
-        for _, node in self.nodes(cst.Call):
+        for scope, node in self.nodes(cst.Call):
             assert isinstance(node, cst.Call)
             if self._is_request(node):
-                found.append(node)
+                found.append((scope, node))
         return found
+
+    @property
+    def requests(self) -> list[cst.Call]:
+        return [call for _, call in self.request_sites]
+
+    def sent_messages(self, scope: Scope) -> list[tuple[cst.Call, str]]:
+        """The assistant messages a scope sends with all their ``tool_calls``, with the
+        call that sends each: appended, inserted or ``extend``-ed to a list, or written
+        as an element of a request's ``messages=[...]`` display (``messages=[*messages,
+        message, *tool_messages]``)."""
+        found = []
+        for call in collect(scope.node, cst.Call):
+            assert isinstance(call, cst.Call)
+            for value in sent_values(call):
+                carried = scope.carries_all_calls(value)
+                if carried is not None:
+                    found.append((call, carried))
+        for owner, request in self.request_sites:
+            arg = keyword(request, "messages") if owner is scope else None
+            if arg is None:
+                continue
+            for value in display_elements(arg.value):
+                carried = scope.carries_all_calls(value)
+                if carried is not None:
+                    found.append((request, carried))
+        return found
+
+    # -- helpers that answer only the first call
+
+    @cached_property
+    def first_call_helpers(self) -> dict[str, FirstCallHelper]:
+        """Top-level functions that are given a message (or its ``tool_calls``) and answer
+        only its first call: every use of the parameter is ``message.tool_calls[0]``
+        (``tool_calls[0]``), a truth test of it, or a plain attribute of the message, and
+        a tool message answers that first call's id. Decorated, redefined and generator
+        functions are not summarised (what runs at the call site is not certain)."""
+        found: dict[str, FirstCallHelper] = {}
+        by_node = {id(scope.node): scope for scope in self.scopes}
+        answering = {id(scope) for scope, _ in self.tool_messages}
+        top_level = self.scopes[0]
+        for name, function in self.module.functions.items():
+            scope = by_node.get(id(function))
+            if (
+                scope is None
+                or id(scope) not in answering
+                or function.decorators
+                or name in top_level.assignments
+                or name in self.module.shadowed
+                or self._defined_more_than_once(name)
+                or collect(function, cst.Yield)
+            ):
+                continue
+            params = function.params
+            positional = [*params.posonly_params, *params.params]
+            for index, param in enumerate([*positional, *params.kwonly_params]):
+                given = _first_call_only(scope, self, param.name.value)
+                if given is not None:
+                    at = index if index < len(positional) else None
+                    found[name] = FirstCallHelper(function, at, param.name.value, given)
+                    break
+        return found
+
+    def _defined_more_than_once(self, name: str) -> bool:
+        return (
+            sum(
+                1
+                for scope in self.scopes
+                if isinstance(scope.node, cst.FunctionDef) and scope.node.name.value == name
+            )
+            > 1
+        )
+
+    def helper_first_call(self, scope: Scope, call: cst.Call) -> str | None:
+        """The canonical message whose first call only a same-module helper answers at
+        this call site (``answer_first(message)``, ``answer_first(message.tool_calls)``)."""
+        func = call.func
+        if not isinstance(func, cst.Name):
+            return None
+        helper = self.first_call_helpers.get(func.value)
+        if (
+            helper is None
+            or func.value in scope.assignments
+            or func.value in scope.parameters
+            or any(arg.star for arg in call.args)
+        ):
+            return None
+        given: cst.BaseExpression | None = None
+        for position, arg in enumerate(call.args):
+            named = arg.keyword.value if arg.keyword is not None else None
+            if named == helper.parameter or (named is None and position == helper.position):
+                given = arg.value
+        if given is None:
+            return None
+        if helper.given == "tool_calls":
+            return scope.tool_calls_of(given)
+        if isinstance(given, (cst.Name, cst.Attribute, cst.Subscript)):
+            return scope.canonical(given)
+        return None
 
     def _is_request(self, call: cst.Call) -> bool:
         func = call.func
@@ -786,6 +986,47 @@ class ChatFile:
                 return True
         return False
 
+    @cached_property
+    def compared_names(self) -> frozenset[str]:
+        """String literals a value is compared with (``name == "get_time"``, ``name in
+        ("a", "b")``, ``case "get_time":``): tools dispatched by an ``if``/``match``
+        beside the registry."""
+        found: set[str] = set()
+        for node in collect(self.module.tree, cst.Comparison, cst.MatchValue, nested=True):
+            if isinstance(node, cst.MatchValue):
+                parts: list[cst.BaseExpression] = [node.value]
+            else:
+                assert isinstance(node, cst.Comparison)
+                parts = [node.left, *(c.comparator for c in node.comparisons)]
+            for part in parts:
+                values = (
+                    [e.value for e in part.elements]
+                    if isinstance(part, (cst.List, cst.Tuple, cst.Set))
+                    else [part]
+                )
+                for value in values:
+                    text = string_value(value)
+                    if text is not None:
+                        found.add(text)
+        return frozenset(found)
+
+    @cached_property
+    def dispatches_dynamically(self) -> bool:
+        """The module can run a tool without a registry entry: ``getattr(obj, name)`` with
+        a computed name, or an MCP-style ``session.call_tool(name, ...)``."""
+        for _, node in self.nodes(cst.Call):
+            assert isinstance(node, cst.Call)
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "call_tool":
+                return True
+            if (
+                self.module.is_builtin(func, "getattr")
+                and len(node.args) >= 2
+                and string_value(node.args[1].value) is None
+            ):
+                return True
+        return False
+
     def _note_dispatch(self, scope: Scope, node: cst.CSTNode, registry: Registry) -> None:
         """Record the call of a looked-up function, and whether a missing name is handled."""
         if isinstance(node, cst.Call) and len(node.args) > 1:
@@ -806,10 +1047,107 @@ class ChatFile:
                         registry.dispatches.append(candidate)
                 if _is_tested(scope, name):
                     registry.guarded = True
-        if _in_handled_try(scope.node, node):
+        if _in_handled_try(self.module, scope.node, node):
             registry.guarded = True
         if registry.name != "globals()" and _membership_tested(self.module.tree, registry.name):
             registry.guarded = True
+
+
+_MESSAGE_ATTRIBUTES = frozenset({"content", "role", "refusal", "tool_calls"})
+
+
+def _first_call_only(scope: Scope, chat: ChatFile, parameter: str) -> str | None:
+    """``"message"`` when every use of the parameter is ``p.tool_calls[0]``, a truth test
+    of ``p.tool_calls``, or a plain attribute (``p.content``); ``"tool_calls"`` when every
+    use is ``p[0]`` or a truth test of ``p`` — and a tool message answers that first
+    call's id. ``None`` otherwise (the parameter is rebound, passed on, iterated…)."""
+    if parameter in scope.assignments:
+        return None
+    function = scope.node
+    assert isinstance(function, cst.FunctionDef)
+    uses = [
+        n
+        for n in collect(function.body, cst.Name, nested=True)
+        if isinstance(n, cst.Name) and n.value == parameter
+    ]
+    if not uses:
+        return None
+    tests = [
+        test.expression
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        else test
+        for node in collect(function.body, cst.If, cst.While, nested=True)
+        if isinstance(node, (cst.If, cst.While))
+        for test in (node.test,)
+    ]
+    firsts = [
+        n
+        for n in collect(function.body, cst.Subscript, nested=True)
+        if isinstance(n, cst.Subscript) and _is_first(n)
+    ]
+    attributes = [
+        n
+        for n in collect(function.body, cst.Attribute, nested=True)
+        if isinstance(n, cst.Attribute)
+        and isinstance(n.value, cst.Name)
+        and n.value.value == parameter
+    ]
+    if attributes:
+        given = "message"
+        calls = [a for a in attributes if a.attr.value == "tool_calls"]
+        first = [s for s in firsts if any(s.value is a for a in calls)]
+        tested = [t for t in tests if any(t is a for a in calls)]
+        if (
+            len(attributes) != len(uses)
+            or any(a.attr.value not in _MESSAGE_ATTRIBUTES for a in attributes)
+            or len(calls) != len(first) + len(tested)
+        ):
+            return None
+    else:
+        given = "tool_calls"
+        first = [s for s in firsts if any(s.value is u for u in uses)]
+        tested = [t for t in tests if any(t is u for u in uses)]
+        if len(uses) != len(first) + len(tested):
+            return None
+    if not first:
+        return None
+    for owner, message in chat.tool_messages:
+        if owner is not scope:
+            continue
+        entry = dict_entry(message, "tool_call_id")
+        value = entry.value if entry is not None else None
+        read = fixed_call_id(value) if value is not None else None
+        if isinstance(read, cst.Name):
+            read = scope.value_of(read.value)
+        if read is not None and any(read is s for s in first):
+            return given
+    return None
+
+
+def _is_first(node: cst.Subscript) -> bool:
+    """``x[0]``."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    index = node.slice[0].slice.value
+    return isinstance(index, cst.Integer) and index.value == "0"
+
+
+def _answers_loop_variable(loop: ToolCallsLoop) -> bool:
+    """Whether a tool message of the loop takes its ``tool_call_id`` from the loop
+    variable (``call.id``, ``call["id"]``, or a name assigned once from one): what tells
+    a loop over a parameter, or over a name bound more than once, is over tool calls."""
+    for message in loop.tool_messages:
+        entry = dict_entry(message, "tool_call_id")
+        if entry is None:
+            continue
+        value = entry.value
+        if isinstance(value, cst.Name):
+            alias = loop.scope.value_of(value.value)
+            value = alias if alias is not None else value
+        owner = fixed_call_id(value)
+        if isinstance(owner, cst.Name) and owner.value == loop.variable:
+            return True
+    return False
 
 
 def _keywords_only(call: cst.Call) -> bool:
@@ -880,10 +1218,33 @@ def _membership_tested(tree: cst.Module, name: str) -> bool:
     return False
 
 
-def _in_handled_try(root: cst.CSTNode, node: cst.CSTNode) -> bool:
+_CATCHES_KEY_ERROR = frozenset({"KeyError", "LookupError", "Exception", "BaseException"})
+
+
+def _in_handled_try(module: ParsedModule, root: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """The lookup is in the body of a ``try`` with a handler that can catch its
+    ``KeyError``: a bare ``except``, or one naming ``KeyError``, ``LookupError``,
+    ``Exception`` or ``BaseException`` (alone or in a tuple)."""
     for found in collect(root, cst.Try):
         assert isinstance(found, cst.Try)
-        if found.handlers and node in collect(found.body, type(node)):
+        if not any(_catches_key_error(module, h) for h in found.handlers):
+            continue
+        if any(n is node for n in collect(found.body, type(node))):
+            return True
+    return False
+
+
+def _catches_key_error(module: ParsedModule, handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    caught = handler.type
+    names = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+    for name in names:
+        if (
+            isinstance(name, cst.Name)
+            and name.value in _CATCHES_KEY_ERROR
+            and module.is_builtin(name, name.value)
+        ):
             return True
     return False
 

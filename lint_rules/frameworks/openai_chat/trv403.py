@@ -174,8 +174,8 @@ def run(messages):
         if len(dispatching) != 1:
             return
         registry = dispatching[0]
-        if registry.guarded:
-            return
+        if context.dispatches_dynamically:
+            return  # a tool without an entry may still run (getattr, call_tool)
         if registry.is_globals:
             module = context.module
             if module.star_imports:
@@ -191,18 +191,22 @@ def run(messages):
             if not registry.closed:
                 return
             keys = {key for key, _, _ in registry.entries}
+        handled = context.compared_names
         for schema in schemas:
-            if schema.name is not None and schema.name not in keys:
-                where = (
-                    "the module's top-level names" if registry.is_globals else f"`{registry.name}`"
+            if schema.name is None or schema.name in keys or schema.name in handled:
+                continue  # a name compared with a literal is dispatched by an `if`/`match`
+            where = "the module's top-level names" if registry.is_globals else f"`{registry.name}`"
+            if registry.guarded:
+                outcome = (
+                    "the guarded lookup answers every call of it as an unknown tool, so the "
+                    "tool never runs"
                 )
-                yield Finding(
-                    node=schema.name_node,
-                    message=(
-                        f"Tool `{schema.name}` has no entry in {where}: the first call of it "
-                        "raises (`KeyError`, or `None` called after `.get`)"
-                    ),
-                )
+            else:
+                outcome = "the first call of it raises (`KeyError`, or `None` called after `.get`)"
+            yield Finding(
+                node=schema.name_node,
+                message=f"Tool `{schema.name}` has no entry in {where}: {outcome}",
+            )
 
 
 def _names_of(uses: list[ChatUse]) -> frozenset[str] | None:

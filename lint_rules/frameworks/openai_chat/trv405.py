@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import libcst as cst
 
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat._loops import HEAD
-from lint_rules.frameworks.openai_chat.recognition import ChatFile, appended_value, collect
+from lint_rules.frameworks.openai_chat.recognition import (
+    ChatFile,
+    Scope,
+    collect,
+    sent_values,
+)
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -121,10 +127,8 @@ def run(messages):
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
         if not context.is_checked(settings) or context.parallel_calls_limited:
             return
-        for scope in context.scopes:
-            if not isinstance(scope.node, cst.FunctionDef):
-                continue
-            first: dict[str, cst.Subscript] = {}
+        for scope in context.scopes:  # every function, and the module body (scripts)
+            first: dict[str, list[cst.Subscript | cst.Call]] = {}
             other_index: set[str] = set()
             for node in collect(scope.node, cst.Subscript):
                 assert isinstance(node, cst.Subscript)
@@ -137,53 +141,111 @@ def run(messages):
                     and isinstance(index.value, cst.Integer)
                     and index.value.value == "0"
                 ):
-                    first.setdefault(message, node)
+                    first.setdefault(message, []).append(node)
                     continue
                 other_index.add(message)
+            helper_calls: set[int] = set()
+            if context.first_call_helpers:
+                for call in collect(scope.node, cst.Call):
+                    assert isinstance(call, cst.Call)
+                    message = context.helper_first_call(scope, call)
+                    if message is not None:
+                        first.setdefault(message, []).append(call)
+                        helper_calls.add(id(call))
             if not first:
                 continue
-            looped = {loop.message for loop in context.loops if loop.scope is scope}
-            looped |= _comprehended(scope)
+            looped: set[str | None] = {
+                loop.message for loop in context.loops if loop.scope is scope
+            }
+            if None in looped:
+                continue  # a loop answers the calls of a message that is not known
+            looped |= _comprehended(context, scope, helper_calls)
             lengths = _length_tested(scope)
-            appended = set()
-            answers = False
-            for call in collect(scope.node, cst.Call):
-                assert isinstance(call, cst.Call)
-                found = appended_value(call)
-                if found is None:
-                    continue
-                _, value = found
-                carried = scope.carries_all_calls(value)
-                if carried is not None:
-                    appended.add(carried)
-            for _, tool_message in context.tool_messages:
-                if tool_message in collect(scope.node, cst.Dict):
-                    answers = True
-                    break
+            answers = bool(helper_calls) or any(s is scope for s, _ in context.tool_messages)
             if not answers:
                 continue
-            for message, subscript in first.items():
-                if (
-                    message in appended
-                    and message not in looped
-                    and message not in other_index
-                    and message not in lengths
-                ):
+            sent = context.sent_messages(scope)
+            order: dict[int, int] | None = None
+            for message, sites in first.items():
+                if message in looped or message in other_index or message in lengths:
+                    continue
+                senders = [call for call, carried in sent if carried == message]
+                if not senders:
+                    continue
+                if order is None:
+                    order = _source_order(scope)
+                site = next(
+                    (
+                        s
+                        for s in sites
+                        if any(_same_binding(scope, order, message, s, c) for c in senders)
+                    ),
+                    None,
+                )
+                if site is None:
+                    continue
+                if isinstance(site, cst.Call):
+                    assert isinstance(site.func, cst.Name)
                     yield Finding(
-                        node=subscript,
+                        node=site,
                         message=(
-                            "Only `tool_calls[0]` is answered, but the assistant message with "
-                            "all its tool calls is sent: HTTP 400 when the model makes two "
-                            "calls; loop over `tool_calls` or pass `parallel_tool_calls=False`"
+                            f"`{site.func.value}` answers only `tool_calls[0]`, but the "
+                            "assistant message with all its tool calls is sent: HTTP 400 when "
+                            "the model makes two calls; answer every call or pass "
+                            "`parallel_tool_calls=False`"
                         ),
                     )
+                    continue
+                yield Finding(
+                    node=site,
+                    message=(
+                        "Only `tool_calls[0]` is answered, but the assistant message with "
+                        "all its tool calls is sent: HTTP 400 when the model makes two "
+                        "calls; loop over `tool_calls` or pass `parallel_tool_calls=False`"
+                    ),
+                )
 
 
-def _comprehended(scope: object) -> set[str]:
-    from lint_rules.frameworks.openai_chat.recognition import Scope
+_ROOT = re.compile(r"[A-Za-z_]\w*")
 
-    assert isinstance(scope, Scope)
-    found = set()
+
+def _source_order(scope: Scope) -> dict[int, int]:
+    """The source order of a scope's bindings, subscripts and calls (by ``id``)."""
+    nodes = collect(
+        scope.node,
+        cst.Assign,
+        cst.AnnAssign,
+        cst.AugAssign,
+        cst.For,
+        cst.NamedExpr,
+        cst.WithItem,
+        cst.Subscript,
+        cst.Call,
+    )
+    return {id(node): at for at, node in enumerate(nodes)}
+
+
+def _same_binding(
+    scope: Scope, order: dict[int, int], message: str, site: cst.CSTNode, sender: cst.CSTNode
+) -> bool:
+    """Whether the first call is read and the message sent with no binding of the name
+    the message is reached from in between: in a notebook or a script, ``message`` is
+    rebound for every round, and the round that answers ``tool_calls[0]`` is not always
+    the round that sends a message with several calls."""
+    root = _ROOT.match(message)
+    if root is None:
+        return False
+    low, high = sorted((order[id(site)], order[id(sender)]))
+    return not any(
+        low < order.get(id(binder), -1) < high for binder in scope.binders.get(root.group(), ())
+    )
+
+
+def _comprehended(context: ChatFile, scope: Scope, helper_calls: set[int]) -> set[str | None]:
+    """Messages whose calls may be answered elsewhere: iterated by a comprehension, or
+    handed to a function (``map(handle, message.tool_calls)``, ``handle_calls(message)``)
+    other than a helper known to answer only the first call."""
+    found: set[str | None] = set()
     for node in collect(scope.node, cst.CompFor):
         assert isinstance(node, cst.CompFor)
         message = scope.tool_calls_of(node.iter)
@@ -191,9 +253,13 @@ def _comprehended(scope: object) -> set[str]:
             found.add(message)
     for call in collect(scope.node, cst.Call):
         assert isinstance(call, cst.Call)
-        if appended_value(call) is not None:
+        if (
+            id(call) in helper_calls
+            or sent_values(call)
+            or context.module.is_builtin(call.func, "print")
+        ):
             continue
-        for arg in call.args:  # map(handle, message.tool_calls), handle_calls(message)
+        for arg in call.args:
             message = scope.tool_calls_of(arg.value)
             if message is not None:
                 found.add(message)
@@ -202,10 +268,7 @@ def _comprehended(scope: object) -> set[str]:
     return found
 
 
-def _length_tested(scope: object) -> set[str]:
-    from lint_rules.frameworks.openai_chat.recognition import Scope
-
-    assert isinstance(scope, Scope)
+def _length_tested(scope: Scope) -> set[str]:
     found = set()
     for call in collect(scope.node, cst.Call):
         assert isinstance(call, cst.Call)

@@ -110,6 +110,8 @@ def run(messages, message):
         if not context.is_checked(settings):
             return
         for loop in context.loops:
+            if loop.message is None:
+                continue  # whose calls the loop answers is not known
             for call in _unconditional_calls(loop.node.body):
                 found = appended_value(call)
                 if found is None:
