@@ -31,7 +31,7 @@ from lint_rules import __version__
 from lint_rules.model import Diagnostic
 
 CACHE_DIR_NAME = ".toolret_cache"
-_FORMAT = 3
+_FORMAT = 4
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class ResultCache:
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
             entries = {path: CacheEntry.from_json(entry) for path, entry in raw["files"].items()}
-            facts = {path: entry for path, entry in raw["facts"].items() if len(entry) == 4}
+            facts = {path: entry for path, entry in raw["facts"].items() if len(entry) == 5}
             return entries, facts
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return {}, {}  # absent, or written by something else: start afresh
@@ -196,16 +196,22 @@ class ResultCache:
         """Remember that a file without any signal (content hash ``digest``) reports nothing."""
         self._updates[path] = CacheEntry(stamp, digest, settings, facts, [])
 
-    def facts(self, path: str, stamp: FileStamp) -> dict[str, Any] | None:
-        """The index facts stored for ``path`` if its stats are unchanged, else ``None``."""
+    def facts(self, path: str, stamp: FileStamp, context: str = "") -> dict[str, Any] | None:
+        """The index facts stored for ``path`` if its stats are unchanged and they were
+        extracted in the same ``context`` (``Project.facts_context``: whether a
+        first-party package shadows a framework there), else ``None``."""
         entry = self._facts_updates.get(path) or self._facts.get(path)
         if entry is None or entry[:3] != [stamp.size, stamp.mtime_ns, stamp.inode]:
             return None
+        if entry[4:] != [context]:
+            return None  # a shadowing package appeared or went, or the project's metadata changed
         facts = entry[3]
         return facts if isinstance(facts, dict) else None
 
-    def store_facts(self, path: str, stamp: FileStamp, facts: dict[str, Any]) -> None:
-        self._facts_updates[path] = [stamp.size, stamp.mtime_ns, stamp.inode, facts]
+    def store_facts(
+        self, path: str, stamp: FileStamp, facts: dict[str, Any], context: str = ""
+    ) -> None:
+        self._facts_updates[path] = [stamp.size, stamp.mtime_ns, stamp.inode, facts, context]
 
     def save(self) -> None:
         """Merge this run's entries into the file on disk, atomically. Never raises."""

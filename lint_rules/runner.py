@@ -223,7 +223,8 @@ def run(
             continue
         item = _Given(len(slots) - 1, name, settings, keys, stamp)
         indexed = index_project and any(key in _INDEXED for key in keys)
-        known_facts = cache.facts(name, stamp) if cache is not None and indexed else None
+        context = project.facts_context(name) if cache is not None and indexed else ""
+        known_facts = cache.facts(name, stamp, context) if cache is not None and indexed else None
         if cache is not None:
             item.cached = cache.valid_entry(name, stamp, settings.fingerprint())
         if item.cached is None or (indexed and known_facts is None):
@@ -241,7 +242,7 @@ def run(
                 else:
                     known_facts = dict(EMPTY_FACTS.data)
                     if cache is not None:
-                        cache.store_facts(name, stamp, known_facts)
+                        cache.store_facts(name, stamp, known_facts, context)
             item.read = True
             item.signalled = not use_prefilter or prefilter.signalled(keys, data, name, settings)
             item.data = data if item.signalled else None
@@ -301,7 +302,12 @@ def run(
     if cache is not None:
         for item, _data in to_extract:
             if item.path in facts:
-                cache.store_facts(item.path, item.stamp, dict(facts[item.path].data))
+                cache.store_facts(
+                    item.path,
+                    item.stamp,
+                    dict(facts[item.path].data),
+                    project.facts_context(item.path),
+                )
 
     if indexing:
         project.index = _build_index(paths, resolver, facts, project, cache)
@@ -440,7 +446,8 @@ def _build_index(
                 stamp = FileStamp.of(os.stat(name))
             except OSError:
                 continue
-            known = cache.facts(name, stamp) if cache is not None else None
+            context = project.facts_context(name) if cache is not None else ""
+            known = cache.facts(name, stamp, context) if cache is not None else None
             if known is None:
                 try:
                     with open(name, "rb") as handle:
@@ -449,7 +456,7 @@ def _build_index(
                     continue
                 known = dict(_extract(name, data, project).data)
                 if cache is not None:
-                    cache.store_facts(name, stamp, known)
+                    cache.store_facts(name, stamp, known, context)
             facts[name] = ModuleFacts(known)
 
     def extract_named(path: str, data: bytes) -> ModuleFacts:
@@ -467,7 +474,7 @@ def _build_index(
                 stamp = FileStamp.of(os.stat(name))
             except OSError:
                 continue
-            cache.store_facts(name, stamp, dict(module_facts.data))
+            cache.store_facts(name, stamp, dict(module_facts.data), project.facts_context(name))
     return index
 
 

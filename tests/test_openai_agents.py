@@ -9,6 +9,8 @@ runs on one file, cache invalidation).
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -161,6 +163,110 @@ def test_a_nested_agents_package_does_not_shadow_the_sdk(tmp_path: Path) -> None
         "TRV303",
         "TRV310",
     }
+
+
+SDK_EXAMPLE = """\
+from agents import Agent, function_tool
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    return f"The weather in {city} is sunny"
+
+
+agent = Agent(
+    name="Weather agent",
+    tools=[get_weather],
+    tool_use_behavior="stop_at_first_tool",
+)
+"""
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        {"pyproject.toml": '[project]\nname = "openai-agents"\nversion = "0.24.0"\n'},
+        {"pyproject.toml": '[project]\nname = "OpenAI_Agents"\n'},
+        {"pyproject.toml": '[tool.poetry]\nname = "openai.agents"\n'},
+        {"setup.cfg": "[metadata]\nname = openai-agents\nversion = 0.1\n"},
+        {
+            "setup.py": 'from setuptools import setup\n\nsetup(name="openai-agents", '
+            'package_dir={"": "src"})\n'
+        },
+    ],
+    ids=["pyproject", "pep503-normalised", "poetry", "setup-cfg", "setup-py"],
+)
+def test_the_sdks_own_repository_checks_its_examples(
+    tmp_path: Path, metadata: dict[str, str]
+) -> None:
+    # The SDK's repository: src/agents/ is the SDK itself, not a package shadowing it.
+    write(
+        tmp_path,
+        {
+            **metadata,
+            "src/agents/__init__.py": "from .agent import Agent\n",
+            "src/agents/agent.py": "class Agent: ...\n",
+            "examples/__init__.py": "",
+            "examples/basic/__init__.py": "",
+            "examples/basic/tools.py": SDK_EXAMPLE,
+            "tests/__init__.py": "",
+            "tests/test_agent_config.py": SDK_EXAMPLE,
+        },
+    )
+    for name in ("examples/basic/tools.py", "tests/test_agent_config.py"):
+        path = str(tmp_path / name)
+        assert found(SDK_EXAMPLE, path=path, project=Project()) == [("TRV301", 12)]
+    assert check([tmp_path]) == [
+        ("tools.py", 12, "TRV301"),
+        ("test_agent_config.py", 12, "TRV301"),
+    ]
+
+
+def test_flake8_checks_the_sdks_own_examples(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "openai-agents"\n',
+            "src/agents/__init__.py": "",
+            "examples/tools.py": SDK_EXAMPLE,
+        },
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "TRV", "--format",
+         "%(path)s|%(row)d|%(code)s", "examples"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.stdout.split() == [f"{Path('examples', 'tools.py')}|12|TRV301"], result.stderr
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        # Another project's metadata: its agents/ shadows the SDK.
+        {"pyproject.toml": '[project]\nname = "support-bot"\n', "src/agents/__init__.py": ""},
+        # The SDK's name in a dependency list is not the project's name.
+        {
+            "pyproject.toml": '[project]\nname = "support-bot"\n'
+            'dependencies = ["openai-agents>=0.24"]\n',
+            "agents/__init__.py": "",
+        },
+        # A name setup.py computes is not read (setup.py is never run).
+        {"setup.py": 'NAME = "openai-agents"\nsetup(name=NAME)\n', "agents/__init__.py": ""},
+        # The SDK's repository with a second agents/ package beside the example.
+        {
+            "pyproject.toml": '[project]\nname = "openai-agents"\n',
+            "src/agents/__init__.py": "",
+            "examples/agents/__init__.py": "class Agent: ...\n",
+        },
+        # Unreadable metadata is no metadata.
+        {"pyproject.toml": '[project\nname = "openai-agents"\n', "agents/__init__.py": ""},
+    ],
+    ids=["other-project", "dependency", "computed-name", "second-package", "broken-toml"],
+)
+def test_a_shadowing_package_stays_a_shadow(tmp_path: Path, files: dict[str, str]) -> None:
+    write(tmp_path, {**files, "examples/tools.py": SDK_EXAMPLE})
+    path = str(tmp_path / "examples" / "tools.py")
+    assert found(SDK_EXAMPLE, path=path, project=Project()) == []
 
 
 def test_the_tool_module_is_not_the_tool_decorator() -> None:
@@ -477,6 +583,26 @@ def test_a_changed_output_type_class_invalidates_the_cached_result(tmp_path: Pat
     models = tmp_path / "models.py"
     models.write_text("from typing import Any\n\nWeather = Any\n")
     assert check([tmp_path], ResultCache(cache_dir)) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after"), [("support-bot", "openai-agents"), ("openai-agents", "support-bot")]
+)
+def test_changed_metadata_invalidates_cached_results_and_facts(
+    tmp_path: Path, before: str, after: str
+) -> None:
+    # A project with a src/agents/ package: a shadow, or the SDK itself, as its metadata says.
+    # The cross-file finding needs main.py's index facts, which the cache keeps: they
+    # must be re-extracted when the metadata changes even though main.py did not.
+    write(tmp_path, {**PROJECT, "src/agents/__init__.py": ""})
+    pyproject = tmp_path / "pyproject.toml"
+    expected = {"openai-agents": [("behaviors.py", 5, "TRV305")], "support-bot": []}
+    cache_dir = tmp_path / ".cache"
+    pyproject.write_text(f'[project]\nname = "{before}"\n')
+    assert check([tmp_path], ResultCache(cache_dir)) == expected[before]
+    pyproject.write_text(f'[project]\nname = "{after}"\n')
+    assert check([tmp_path], ResultCache(cache_dir)) == expected[after]
+    assert check([tmp_path / "behaviors.py"], ResultCache(cache_dir)) == expected[after]
 
 
 def test_a_warm_run_reads_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,14 +15,20 @@ it to :func:`lint_rules.engine.check_source`. Two kinds of facts live here:
 
 A third, smaller directory fact: whether the project has its *own* package
 named like a framework (a first-party ``agents/``), in which case imports of
-that name are not the framework's (``is_first_party``).
+that name are not the framework's (``is_first_party``) — unless the project
+*is* that framework: its packaging metadata (``pyproject.toml``,
+``setup.cfg``, ``setup.py``, read as text, never run) names the framework's
+distribution, so its own examples and tests import the real thing.
 """
 
 from __future__ import annotations
 
+import ast
+import configparser
 import hashlib
 import os
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +36,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from lint_rules.analysis.index import ProjectIndex
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 POLYAI_SETTINGS_DIR = "agent_settings"
 _TEXT_SUFFIXES = frozenset({".yaml", ".yml", ".txt", ".md", ".json"})
@@ -47,6 +58,14 @@ _SAY_PHRASE_KEY = re.compile(
     r"""^\s*(-\s+)?say_phrase\s*:\s*["']?(true|True|TRUE|yes|on)["']?\s*(#.*)?$"""
 )
 _LIST_ITEM = re.compile(r"^(\s*)-(\s|$)")
+
+FRAMEWORK_DISTRIBUTIONS: dict[str, frozenset[str]] = {
+    "agents": frozenset({"openai-agents"}),
+    "browser_use": frozenset({"browser-use"}),
+    "openai": frozenset({"openai"}),
+    "poly": frozenset({"polyai-adk"}),
+}
+"""A framework's import name → the distributions (PEP 503 normalised) that ship it."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +181,7 @@ class Project:
     _is_package: dict[str, bool] = field(default_factory=dict)
     _candidates: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
     _holds_package: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _distributions: dict[str, str | None] = field(default_factory=dict)
 
     def names_file(self, key: str, path: str) -> bool:
         """Whether a fact of another file makes ``path`` relevant to framework ``key``
@@ -182,6 +202,11 @@ class Project:
         namespace portion, which an installed regular package beats: not
         first-party. Without a project root only the file's own directory and
         its non-package ancestors up to the first package boundary count.
+
+        When the project root's packaging metadata names the framework's
+        distribution (``FRAMEWORK_DISTRIBUTIONS``: the Agents SDK's own
+        repository for ``agents``), the package at the root or in its ``src/``
+        is the framework itself, not a shadow; one found anywhere else still is.
         """
         if not self.read_files or path in ("", "-"):
             return False
@@ -197,8 +222,24 @@ class Project:
     def _find_first_party(self, directory: str, package: str) -> bool:
         candidates, root = self._path_candidates(directory)
         # Without a project root only the nearest non-package directory counts.
-        candidates = candidates[:1] if root is None else (*candidates, os.path.join(root, "src"))
-        return any(self._holds(c, package) for c in candidates)
+        if root is None:
+            return any(self._holds(c, package) for c in candidates[:1])
+        src = os.path.join(root, "src")
+        framework = self.distribution(root) in FRAMEWORK_DISTRIBUTIONS.get(package, ())
+        return any(
+            self._holds(c, package)
+            for c in (*candidates, src)
+            if not (framework and c in (root, src))
+        )
+
+    def distribution(self, root: str) -> str | None:
+        """The distribution the project at ``root`` builds (PEP 503 normalised), if its
+        metadata names one: ``pyproject.toml``'s ``[project] name`` (or Poetry's
+        ``[tool.poetry] name``), else ``setup.cfg``'s ``[metadata] name``, else a
+        literal ``name="..."`` in ``setup.py``'s ``setup(...)`` call."""
+        if root not in self._distributions:
+            self._distributions[root] = read_distribution(root)
+        return self._distributions[root]
 
     def _path_candidates(self, directory: str) -> tuple[tuple[str, ...], str | None]:
         """Non-package directories from ``directory`` up to the project root, and the root."""
@@ -269,6 +310,14 @@ class Project:
         self._roots[directory] = root
         return root
 
+    def facts_context(self, path: str) -> str:
+        """What a file's *index facts* depend on besides its bytes: whether a first-party
+        package shadows the Agents SDK there (then its ``Agent(...)`` calls are not the
+        SDK's). The cache keeps it beside the facts, so a shadowing ``agents/`` that
+        appears or goes, or packaging metadata that starts or stops naming the SDK,
+        re-extracts them."""
+        return "first-party agents" if self.is_first_party(path, "agents") else ""
+
     def facts_digest(self, path: str, keys: tuple[str, ...] = ("polyai",)) -> str:
         """A digest of the cross-file facts ``path``'s results can depend on ("" if none).
 
@@ -277,7 +326,8 @@ class Project:
         changed ``Agent(...)`` in ``main.py`` those of the ``behaviors.py`` whose
         function it uses; changed tool schemas in ``loop.py`` those of the
         ``tools.py`` whose registry it imports (and the registry's keys those
-        of ``loop.py``); a first-party ``agents/`` appearing those of every
+        of ``loop.py``); a first-party ``agents/`` appearing (or the project's
+        packaging metadata starting or ceasing to name the SDK) those of every
         file beside it. ``keys`` are the frameworks whose facts count.
         """
         parts: list[str] = []
@@ -292,8 +342,9 @@ class Project:
                 ]
             )
         if "openai_agents" in keys:
-            if self.is_first_party(path, "agents"):
-                parts.append("first-party agents")
+            context = self.facts_context(path)
+            if context:
+                parts.append(context)
             if self.index is not None:
                 indexed = self.index.digest(path)
                 if indexed:
@@ -306,6 +357,85 @@ class Project:
             return ""
         payload = "\n".join(parts)
         return hashlib.blake2b(payload.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def read_distribution(root: str) -> str | None:
+    """The PEP 503 name of the distribution the metadata at ``root`` names, or ``None``.
+
+    Read as data, never executed: ``setup.py`` is parsed and only a string
+    literal ``name=`` of a call named ``setup`` counts.
+    """
+    for read in (_pyproject_name, _setup_cfg_name, _setup_py_name):
+        try:
+            name = read(root)
+        except (OSError, UnicodeDecodeError, ValueError, SyntaxError, RecursionError):
+            name = None  # tomllib's and configparser's errors are ValueErrors
+        except configparser.Error:
+            name = None
+        if name:
+            return normalise_distribution(name)
+    return None
+
+
+def normalise_distribution(name: str) -> str:
+    """PEP 503: runs of ``-``, ``_`` and ``.`` are one ``-``, case folded."""
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
+def _read_text(path: str) -> str | None:
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _pyproject_name(root: str) -> str | None:
+    text = _read_text(os.path.join(root, "pyproject.toml"))
+    if text is None:
+        return None
+    data = tomllib.loads(text)
+    for table in (data.get("project"), _table(data.get("tool"), "poetry")):
+        if isinstance(table, dict) and isinstance(table.get("name"), str):
+            name: str = table["name"]
+            return name
+    return None
+
+
+def _table(data: object, key: str) -> object:
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def _setup_cfg_name(root: str) -> str | None:
+    text = _read_text(os.path.join(root, "setup.cfg"))
+    if text is None:
+        return None
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string(text)
+    return parser.get("metadata", "name", fallback=None)
+
+
+def _setup_py_name(root: str) -> str | None:
+    text = _read_text(os.path.join(root, "setup.py"))
+    if text is None:
+        return None
+    names = {
+        keyword.value.value
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Call) and _called_name(node.func) == "setup"
+        for keyword in node.keywords
+        if keyword.arg == "name"
+        and isinstance(keyword.value, ast.Constant)
+        and isinstance(keyword.value.value, str)
+    }
+    return names.pop() if len(names) == 1 else None
+
+
+def _called_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
 
 
 def _stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
