@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 
 from lint_rules.analysis.module import parse_module
-from lint_rules.analysis.shapes import Kind, ShapeInference
+from lint_rules.analysis.shapes import Kind, Shape, ShapeInference
 
 
 def infer_return(body: str, prelude: str = "", params: str = "conv") -> tuple[Kind, object]:
@@ -88,10 +88,15 @@ def test_known_shapes(body: str, kind: Kind) -> None:
         "return round(conv.x, 2)",
         "return sum(x for x in conv)",
         "return conv.upper()",  # receiver not known to be a str
-        "n = 3\nn += 1\nreturn n",
-        "r = {}\nr['utterance'] = conv\nreturn r",
-        "r = []\nr.append(1)\nreturn r",
-        "n = 3\nlog(n)\nreturn n",
+        "n = 3\nn += conv.x\nreturn n",
+        "n = 3\nn += 'x'\nreturn n",
+        "r = fetch(conv)\nr.append(1)\nreturn r",
+        "n = 3\nexec('n = 1')\nreturn n",
+        "n = 3\nlocals()['n'] = 'x'\nreturn n",
+        "return [x for x in conv][0]",
+        "x = 3\nreturn [x for x in conv][0]",
+        "n = 3\nfor n in conv:\n    pass\nreturn n",
+        "n = 3\n\ndef inner():\n    nonlocal n\n    n = 'x'\nreturn n",
         "for n in conv:\n    pass\nreturn n",
         "with conv as n:\n    pass\nreturn n",
         "global n\nn = 1\nreturn n",
@@ -121,7 +126,10 @@ def test_module_constant_and_annotated_function() -> None:
 
 
 def test_shadowed_builtin_is_unknown() -> None:
+    # The module's own ``len`` is what is called: its return sites say what it gives.
     prelude = "def len(x):\n    return 'many'\n\n"
+    assert infer_return("return len(conv)", prelude)[0] is Kind.STR
+    prelude = "from helpers import len\n\n"
     assert infer_return("return len(conv)", prelude)[0] is Kind.UNKNOWN
     assert infer_return("str = repr\nreturn str(conv)")[0] is Kind.UNKNOWN
 
@@ -155,3 +163,226 @@ def test_literal_values_are_kept() -> None:
     assert infer_return("return {'hangup': True}")[0] is Kind.DICT
     assert infer_return("return ''") == (Kind.STR, "")
     assert infer_return("return True") == (Kind.BOOL, True)
+
+
+# --------------------------------------------------------- value inference v2
+# Only a binding changes what a name is; a use never does (RULES.md, "Value inference").
+
+
+def infer_shape(body: str, prelude: str = "", params: str = "conv") -> Shape:
+    source = prelude + f"def f({params}):\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    module = parse_module(source, "f.py")
+    function = module.functions["f"]
+    returns = [
+        node for node in _walk(function) if isinstance(node, cst.Return) and node.value is not None
+    ]
+    value = returns[-1].value
+    assert value is not None
+    return ShapeInference(module, function).infer(value)
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        # a use never changes a name's type
+        ("n = len(conv)\nlog.info('rows: %s', n)\nreturn n", Kind.INT),
+        ("n = len(conv)\nlabel = str(n)\nreturn n", Kind.INT),
+        ("n = len(conv)\nconv.say(f'{n} rows')\nreturn n", Kind.INT),
+        ("n = len(conv)\nsend(n)\nsend(x=n)\nreturn n", Kind.INT),
+        ("total = 0.0\nfor row in conv:\n    total += row.price\nreturn total", Kind.UNKNOWN),
+        ("total = 0\nfor row in conv:\n    total += 1\nreturn total", Kind.INT),
+        ("s = ''\ns += 'x'\nreturn s", Kind.STR),
+        ("n = 3\nn += 1\nreturn n", Kind.INT),
+        ("t = (1, 2)\nlog(t)\nreturn t", Kind.TUPLE),
+        # containers keep their kind whatever they are passed to
+        ("out = []\nenrich(out)\nreturn out", Kind.LIST),
+        ("r = {}\nr['utterance'] = conv\nreturn r", Kind.DICT),
+        ("r = []\nr.append(1)\nreturn r", Kind.LIST),
+        ("r = {}\nr.update(conv)\nreturn r", Kind.DICT),
+        # slices and indexes
+        ("s = str(conv)\nreturn s[:100]", Kind.STR),
+        ("items = [1, 2]\nreturn items[:1]", Kind.LIST),
+        ("names = [str(x) for x in conv]\nreturn names[0]", Kind.STR),
+        ("r = {'a': 1}\nreturn r['a']", Kind.INT),
+        # calls of functions of the same module
+        ("return count(conv)", Kind.INT),
+        ("return label(conv)", Kind.STR),
+        ("return maybe(conv)", Kind.UNKNOWN),
+        ("return recursive(conv)", Kind.UNKNOWN),
+        ("return decorated(conv)", Kind.UNKNOWN),
+        ("return generator(conv)", Kind.UNKNOWN),
+        ("return coroutine(conv)", Kind.UNKNOWN),
+        ("return cached(conv)", Kind.INT),
+        ("return twice(conv)", Kind.UNKNOWN),
+        ("return nested(conv)", Kind.INT),
+        ("return shaped(conv)", Kind.LIST),
+    ],
+)
+def test_uses_never_change_a_type(body: str, kind: Kind) -> None:
+    prelude = textwrap.dedent(
+        """\
+        import functools
+        from somewhere import register
+
+
+        def count(rows):
+            return len(rows)
+
+
+        def label(rows):
+            if not rows:
+                return "none"
+            return f"{len(rows)} rows"
+
+
+        def maybe(rows):
+            if rows:
+                return len(rows)
+
+
+        def recursive(rows):
+            return recursive(rows[1:]) if rows else 0
+
+
+        @register
+        def decorated(rows):
+            return len(rows)
+
+
+        def generator(rows):
+            yield len(rows)
+
+
+        async def coroutine(rows):
+            return len(rows)
+
+
+        @functools.lru_cache
+        def cached(rows):
+            return 3
+
+
+        def twice(rows):
+            return 1
+
+
+        def twice(rows):
+            return "one"
+
+
+        def nested(rows):
+            return count(rows) + 1
+
+
+        def shaped(rows) -> list[str]:
+            return rows
+
+        """
+    )
+    assert infer_shape(body, prelude).kind is kind
+
+
+def test_await_of_a_same_module_coroutine() -> None:
+    prelude = "async def count(rows):\n    return len(rows)\n\n"
+    source = prelude + "async def f(conv):\n    n = await count(conv)\n    return n\n"
+    module = parse_module(source, "f.py")
+    function = module.functions["f"]
+    ret = function.body.body[-1].body[0]  # type: ignore[attr-defined]
+    assert ShapeInference(module, function).infer(ret.value).kind is Kind.INT
+
+
+@pytest.mark.parametrize(
+    ("params", "body", "kind"),
+    [
+        ("conv, amount: float", "log(round(amount))\nreturn amount", Kind.FLOAT),
+        ("conv, amount: float", "return round(amount, 2)", Kind.FLOAT),
+        ("conv, n: int", "send(n)\nreturn n", Kind.INT),
+        ("conv, n: int", "n = n * 2\nreturn n", Kind.UNKNOWN),
+        ("conv, n: Optional[int]", "return n", Kind.UNKNOWN),
+        ("conv, names: list[str]", "names.append('x')\nreturn names", Kind.LIST),
+    ],
+)
+def test_annotated_parameters_keep_their_type(params: str, body: str, kind: Kind) -> None:
+    prelude = "from typing import Optional\n\n"
+    assert infer_shape(body, prelude, params).kind is kind
+
+
+def test_element_shapes() -> None:
+    str_ = Kind.STR
+    assert _item("return [str(x) for x in conv]") is str_
+    assert _item("return sorted(str(x) for x in conv)") is str_
+    assert _item("names = [str(x) for x in conv]\nreturn sorted(names)") is str_
+    assert _item("return list(conv.name)") is None
+    assert _item("return list(str(conv))") is str_
+    assert _item("return str(conv).split(',')") is str_
+    assert _item("return ['a', 'b']") is str_
+    assert _item("return ['a', 1]") is None
+    assert _item("out = []\nfor x in conv:\n    out.append(str(x))\nreturn out") is str_
+    assert _item("out = []\nout.append(str(conv))\nout.append(1)\nreturn out") is None
+    assert _item("out = []\nout.extend(['a', 'b'])\nreturn out") is str_
+    assert _item("out = []\nout.append(conv)\nreturn out") is None
+    # contents unknown after anything that may mutate them; the kind stays
+    assert _item("out = ['a']\nout.sort(key=len)\nreturn out") is None
+    assert _item("out = ['a']\nfill(out)\nreturn out") is None
+    assert _item("out = ['a']\nalias = out\nalias.append(1)\nreturn out") is None
+    assert _item("return names", params="conv, names: list[str]") is str_
+    assert _item("return names", params="conv, names: tuple[int, ...]") is Kind.INT
+    assert _item("return names", params="conv, names: List[str]") is str_
+    assert _item("return x", params="conv, x: Optional[list[str]]") is None
+
+
+def _item(body: str, params: str = "conv") -> Kind | None:
+    prelude = "from typing import List, Optional\n\n"
+    shape = infer_shape(body, prelude, params)
+    assert shape.kind in (Kind.LIST, Kind.TUPLE, Kind.SET, Kind.UNKNOWN)
+    return None if shape.item is None else shape.item.kind
+
+
+def test_tracked_mutations_of_a_dict() -> None:
+    shape = infer_shape("r = {}\nr['utterance'] = 'hi'\nr['hangup'] = True\nreturn r")
+    assert shape.keys() == {"utterance", "hangup"}
+    assert not shape.open
+    # A conditional store may or may not have happened: the key set is open.
+    shape = infer_shape("r = {'utterance': 'hi'}\nif conv:\n    r['hangup'] = True\nreturn r")
+    assert shape.keys() == {"utterance"}
+    assert shape.open
+    # A conditional overwrite keeps only what both values share.
+    shape = infer_shape("r = {'utterance': 1}\nif conv:\n    r['utterance'] = 'x'\nreturn r")
+    entry = shape.entry("utterance")
+    assert entry is not None and entry.value.kind is Kind.UNKNOWN
+    shape = infer_shape("r = {}\nr.update(utterance='hi')\nreturn r")
+    assert shape.keys() == {"utterance"}
+    # Read-only uses keep the contents; a store under an unknown key or a call does not.
+    shape = infer_shape("r = {'a': 1}\nif 'a' in r and r.get('a'):\n    log(len(r))\nreturn r")
+    assert shape.keys() == {"a"} and not shape.open
+    for body in (
+        "r = {'a': 1}\nr[conv] = 2\nreturn r",
+        "r = {'a': 1}\nr.pop('a')\nreturn r",
+        "r = {'a': 1}\ndel r['a']\nreturn r",
+        "r = {'a': 1}\nfill(r)\nreturn r",
+        "r = {'a': 1}\nr['a']['b'] = 2\nreturn r",
+        "r = {'a': 1}\nr['a'] += 2\nreturn r",
+        "if conv:\n    r = {}\nelse:\n    r = {'b': 1}\nr['a'] = 1\nreturn r",
+    ):
+        shape = infer_shape(body)
+        assert shape.kind is Kind.DICT and shape.open, body
+
+
+def test_instances_lose_their_fields_to_uses_but_immutable_values_do_not() -> None:
+    prelude = "from datetime import datetime\n\nclass Model:\n    pass\n\n"
+    assert infer_shape("m = Model()\nlog(m)\nreturn m", prelude).kind is Kind.UNKNOWN
+    assert infer_shape("m = Model()\nm.x = 1\nreturn m", prelude).kind is Kind.UNKNOWN
+    assert infer_shape("m = Model()\nif m.x:\n    pass\nreturn m", prelude).kind is Kind.INSTANCE
+    assert infer_shape("d = datetime.now()\nlog(d)\nreturn d", prelude).kind is Kind.INSTANCE
+
+
+def test_local_name_is_bound_keeps_its_broad_reading() -> None:
+    source = "def f(conv):\n    log(Agent)\n    x = 1\n    Runner.run(x)\n    return conv.y\n"
+    module = parse_module(source, "f.py")
+    inference = ShapeInference(module, module.functions["f"])
+    assert inference.local_name_is_bound("Agent")
+    assert inference.local_name_is_bound("Runner")
+    assert inference.local_name_is_bound("x")
+    assert inference.local_name_is_bound("conv")
+    assert not inference.local_name_is_bound("y")
+    assert not inference.local_name_is_bound("len")

@@ -34,13 +34,13 @@ import libcst as cst
 
 from lint_rules.analysis.bindings import (
     BINDING_FORMS,
-    Targets,
     parameters,
     root_name,
     target_names,
 )
 from lint_rules.analysis.literals import float_value, int_value, string_value
-from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.module import ParsedModule, _module_level_statements
+from lint_rules.analysis.returns import analyse_function
 from lint_rules.analysis.walk import child_list
 
 
@@ -100,6 +100,9 @@ class Shape:
     has_star_arguments: bool = False
     call: cst.Call | None = None
     local_class: cst.ClassDef | None = field(default=None, compare=False)
+    item: Shape | None = None
+    """A list's, tuple's or set's element shape: what every element certainly is
+    (``[str(x) for x in xs]``, ``list[str]``, ``out.append(...)`` of strs)."""
 
     @property
     def is_known(self) -> bool:
@@ -164,8 +167,22 @@ def join(shapes: list[Shape]) -> Shape:
     if first.kind is Kind.INSTANCE:
         names = {s.type_name for s in shapes}
         return Shape(Kind.INSTANCE, type_name=first.type_name) if len(names) == 1 else UNKNOWN
-    # Same kind, different contents: the kind is certain, the contents are not.
-    return Shape(first.kind, open=True)
+    # Same kind, different contents: the kind is certain, the contents are not — except
+    # an element shape all of them share.
+    item = None
+    if first.kind in (Kind.LIST, Kind.TUPLE, Kind.SET):
+        parts: list[Shape] = []
+        for shape in shapes:
+            if shape.open:
+                if shape.item is None:
+                    break
+                parts.append(shape.item)
+            else:
+                parts.extend(shape.elements)
+        else:
+            common = join(parts) if parts else UNKNOWN
+            item = common if common.is_known else None
+    return Shape(first.kind, open=True, item=item)
 
 
 # ----------------------------------------------------------------- known types
@@ -235,34 +252,119 @@ _CONTAINER_BUILTINS: Final[Mapping[str, Kind]] = {
 
 
 # ------------------------------------------------------------- local bindings
+#
+# Only a binding changes what a name is; a use never does (RULES.md, "Value
+# inference"). The collector reads every binding of a name *and every use*, with
+# the context the use stands in, because a use can still change a mutable
+# container's contents (never its kind): ``out.append(x)`` folds ``x`` into the
+# list's element shape, ``r["k"] = v`` adds a key, ``log(out)`` or ``y = out``
+# makes the contents unknown, ``len(out)`` or ``for x in out`` leaves them alone.
+
+# Use contexts. A method-call context is a ``_Method`` (the method's name and call); a
+# subscript store with a literal ``str`` key is a ``_KeyStore``.
+_READ: Final = 0
+"""Read only: ``len(x)``, ``for _ in x``, ``f"{x}"``, ``x in y``, ``return x``."""
+_ESCAPE: Final = 1
+"""The value goes somewhere it may be mutated or aliased: an unknown call's argument,
+``y = x``, an element of a display that is stored."""
+_MUTATE: Final = 2
+"""Something below the value is stored to or deleted: ``x.a = 1``, ``del x[0]``."""
+_STORE: Final = 3
+"""The node is an assignment target (a ``Subscript``/``Attribute`` being stored to)."""
+
+
+@dataclass(frozen=True)
+class _Callee:
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class _Method:
+    name: str
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class _Store:
+    """An assignment target with the value it receives (``None``: not a plain ``=``)."""
+
+    value: cst.BaseExpression | None
+
+
+_Context = int | _Callee | _Method | _Store
+
+_TRACKED_METHODS: Final = frozenset({"append", "extend", "insert", "add", "update"})
+_READ_ONLY_METHODS: Final = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
+_READ_ONLY_BUILTINS: Final = frozenset(
+    {
+        "len", "sum", "min", "max", "sorted", "list", "tuple", "set", "frozenset", "dict",
+        "str", "repr", "ascii", "format", "print", "any", "all", "enumerate", "zip", "reversed",
+        "isinstance", "issubclass", "bool", "int", "float", "round", "abs", "hash", "id", "type",
+        "iter", "bytes",
+    }
+)  # fmt: skip
+_READ_ONLY_FUNCTIONS: Final = frozenset({"json.dumps"})
+_READING_METHODS: Final = _READ_ONLY_METHODS | _STR_METHODS | _STR_PREDICATES
+"""Methods through which an element (``x[0].get(…)``, ``x[0].lower()``) is only read."""
+_SCOPE_ESCAPES: Final = frozenset({"locals", "vars", "exec", "eval"})
+"""Builtins through which a function may read or rebind any of its names."""
+
+
+@dataclass
+class _Fold:
+    """A tracked mutation: ``x.append(v)`` (``key`` None) or ``x["k"] = v``."""
+
+    value: cst.BaseExpression
+    key: str | None = None
+    key_node: cst.BaseExpression | None = None
+    block: int = 0
+    order: int = 0
 
 
 @dataclass
 class _Binding:
     values: list[cst.BaseExpression] = field(default_factory=list)
+    augmented: list[cst.AugAssign] = field(default_factory=list)
     unknown: bool = False
+    """Bound by a form whose value is not tracked (``for`` target, import, ``global`` …)."""
+    contents_unknown: bool = False
+    """Used in a way that may change a container's contents (its kind stays)."""
+    touched: bool = False
+    """Used in a way that may change an object's state (an instance's fields)."""
+    folds: list[_Fold] = field(default_factory=list)
+    block: int = 0
+    order: int = 0
+    """Where the (first) plain assignment stands: its statement block and position."""
 
 
 class _BindingCollector:
-    """Assignments and mutations of names anywhere in a function body.
+    """Bindings and uses of names anywhere in a function body.
 
-    The binding forms of :data:`~lint_rules.analysis.bindings.BINDING_FORMS` make
-    their names unknown, as do a subscript or attribute store (it mutates the name it
-    hangs off), ``del``, comprehension and ``match`` targets, ``global``/``nonlocal``,
-    and calls that may mutate (:meth:`call`). A plain or annotated assignment to a
-    name keeps its value instead.
+    Nested scopes are walked too: a nested function that rebinds or mutates a name
+    through ``nonlocal`` — or merely shares its name — can only make it less known.
 
-    Nested scopes are walked too: a nested function that rebinds or mutates a
-    name through ``nonlocal`` — or merely shares its name — makes the name
-    unknown, which can only silence a rule.
+    ``touched`` keeps the older, broader question "bound *or possibly mutated*" that
+    OpenAI Agents recognition asks through :meth:`ShapeInference.local_name_is_bound`:
+    every binding, every store under a name, and every call that has a name as its
+    receiver or argument (except calls that keep their arguments).
     """
 
-    def __init__(self, keeps_arguments: Callable[[cst.Call], bool] | None = None) -> None:
+    def __init__(
+        self,
+        module: ParsedModule,
+        keeps_arguments: Callable[[cst.Call], bool] | None = None,
+    ) -> None:
+        self.module = module
         self.bindings: dict[str, _Binding] = {}
+        self.touched: set[str] = set()
         self.keeps_arguments = keeps_arguments
+        self.scope_escapes = False
+        self._block = 0
+        self._order = 0
 
     def collect(self, body: cst.CSTNode) -> dict[str, _Binding]:
-        _read(self, body)
+        self._block = id(body)
+        self._visit(body, _ESCAPE)
         return self.bindings
 
     def _binding(self, name: str) -> _Binding:
@@ -271,93 +373,386 @@ class _BindingCollector:
             binding = self.bindings[name] = _Binding()
         return binding
 
-    def _taint_target(self, target: cst.BaseExpression) -> None:
-        for name in target_names(target, roots=True):
+    # -- recording
+
+    def _unknown(self, target: cst.BaseExpression) -> None:
+        """``target`` is bound by a form whose value is not tracked."""
+        for name in target_names(target):
             self._binding(name).unknown = True
+            self.touched.add(name)
+        self._store_roots(target, None)
 
-    def _taint_targets(self, targets: tuple[cst.BaseExpression, ...]) -> None:
-        for target in targets:
-            self._taint_target(target)
+    def _store_roots(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        """Walk the subscript/attribute parts of a target as stores."""
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._store_roots(element.value, None)
+        elif isinstance(target, cst.StarredElement):
+            self._store_roots(target.value, None)
+        elif isinstance(target, (cst.Subscript, cst.Attribute)):
+            root = root_name(target)
+            if root is not None:
+                self.touched.add(root)
+            self._visit(target, _Store(value))
 
-    def assign(self, node: cst.Assign) -> None:
+    def _use(self, name: str, context: _Context) -> None:
+        if context == _READ:
+            return
+        binding = self._binding(name)
+        if isinstance(context, _Method):
+            binding.touched = True
+            if context.name in _READ_ONLY_METHODS:
+                return
+            if context.name in _TRACKED_METHODS and self._fold_method(binding, context):
+                return
+            binding.contents_unknown = True
+            return
+        binding.touched = True
+        binding.contents_unknown = True
+
+    def _fold_method(self, binding: _Binding, method: _Method) -> bool:
+        """Record ``x.append(v)`` & co. as folds; False when the call is not one we track."""
+        call = method.call
+        if any(arg.star for arg in call.args):
+            return False
+        positional = [arg.value for arg in call.args if arg.keyword is None]
+        keywords = [arg for arg in call.args if arg.keyword is not None]
+        name = method.name
+        if name in ("append", "add") and len(positional) == 1 and not keywords:
+            binding.folds.append(_Fold(positional[0], block=-1))
+            return True
+        if name == "insert" and len(positional) == 2 and not keywords:
+            binding.folds.append(_Fold(positional[1], block=-1))
+            return True
+        if name == "extend" and len(positional) == 1 and not keywords:
+            display = positional[0]
+            if isinstance(display, (cst.List, cst.Tuple)) and not any(
+                isinstance(e, cst.StarredElement) for e in display.elements
+            ):
+                binding.folds.extend(_Fold(e.value, block=-1) for e in display.elements)
+                return True
+            return False
+        if name == "update":
+            folds = []
+            if len(positional) == 1:
+                display = positional[0]
+                if not isinstance(display, cst.Dict):
+                    return False
+                for element in display.elements:
+                    if not isinstance(element, cst.DictElement):
+                        return False
+                    key = _string(element.key)
+                    if not isinstance(key, str):
+                        return False
+                    folds.append((key, element.key, element.value))
+            elif positional:
+                return False
+            for arg in keywords:
+                assert arg.keyword is not None
+                folds.append((arg.keyword.value, arg.keyword, arg.value))
+            self._order += 1
+            binding.folds.extend(
+                _Fold(value, key, node, self._block, self._order) for key, node, value in folds
+            )
+            return True
+        return False
+
+    def _bind(self, name: str, value: cst.BaseExpression) -> None:
+        binding = self._binding(name)
+        self.touched.add(name)
+        self._order += 1
+        if not binding.values:
+            binding.block, binding.order = self._block, self._order
+        binding.values.append(value)
+
+    # -- the walk
+
+    def _visit(self, node: cst.CSTNode, context: _Context) -> None:
+        handler = _HANDLERS.get(node.__class__)
+        if handler is not None:
+            handler(self, node, context)
+            return
+        for child in child_list(node):
+            self._visit(child, _ESCAPE)
+
+    def _children(self, node: cst.CSTNode, context: _Context) -> None:
+        for child in child_list(node):
+            self._visit(child, context)
+
+    def name(self, node: cst.Name, context: _Context) -> None:
+        if isinstance(context, _Store):  # a plain name as a store target is a binding
+            return
+        self._use(node.value, context)
+
+    def attribute(self, node: cst.Attribute, context: _Context) -> None:
+        inner: _Context
+        if isinstance(context, _Callee):
+            inner = _Method(node.attr.value, context.call)
+        elif context == _READ:
+            inner = _READ
+        else:
+            inner = _MUTATE
+        self._visit(node.value, inner)
+
+    def subscript(self, node: cst.Subscript, context: _Context) -> None:
+        inner: _Context = _MUTATE
+        if context == _READ or (isinstance(context, _Method) and context.name in _READING_METHODS):
+            inner = _READ
+        elif isinstance(context, _Store) and context.value is not None:
+            key = _literal_key(node)
+            if key is not None and isinstance(node.value, cst.Name):
+                binding = self._binding(node.value.value)
+                binding.touched = True
+                self._order += 1
+                binding.folds.append(_Fold(context.value, key[0], key[1], self._block, self._order))
+                self._children_of_slice(node)
+                return
+        self._visit(node.value, inner)
+        self._children_of_slice(node)
+
+    def _children_of_slice(self, node: cst.Subscript) -> None:
+        for element in node.slice:
+            self._children(element, _READ)
+
+    def call(self, node: cst.Call, context: _Context) -> None:
+        func = node.func
+        keeps = self.keeps_arguments is not None and self.keeps_arguments(node)
+        if not keeps:
+            if isinstance(func, cst.Attribute):
+                root = root_name(func.value)
+                if root is not None:
+                    self.touched.add(root)
+            for arg in node.args:
+                root = root_name(arg.value)
+                if root is not None:
+                    self.touched.add(root)
+        if (
+            isinstance(func, cst.Name)
+            and func.value in _SCOPE_ESCAPES
+            and self.module.is_builtin(func, func.value)
+        ):
+            self.scope_escapes = True
+        self._visit(func, _Callee(node))
+        argument_context = _READ if keeps or self._reads_arguments(node) else _ESCAPE
+        for arg in node.args:
+            self._visit(arg.value, _ESCAPE if arg.star else argument_context)
+
+    def _reads_arguments(self, call: cst.Call) -> bool:
+        func = call.func
+        if isinstance(func, cst.Name):
+            return func.value in _READ_ONLY_BUILTINS and self.module.is_builtin(func, func.value)
+        if isinstance(func, cst.Attribute):
+            if _is_string(func.value) and func.attr.value in _STR_METHODS:
+                return True  # ", ".join(parts), "{}".format(x)
+            return self.module.qualified_name(func) in _READ_ONLY_FUNCTIONS
+        return False
+
+    def assign(self, node: cst.Assign, context: _Context) -> None:
         for target in node.targets:
             if isinstance(target.target, cst.Name):
-                self._binding(target.target.value).values.append(node.value)
+                self._bind(target.target.value, node.value)
+            elif isinstance(target.target, (cst.Subscript, cst.Attribute)):
+                self._store_roots(target.target, node.value)
             else:
-                self._taint_target(target.target)
+                self._unknown(target.target)
+        self._visit(node.value, _ESCAPE)
 
-    def ann_assign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name):
+    def ann_assign(self, node: cst.AnnAssign, context: _Context) -> None:
+        target = node.target
+        if isinstance(target, cst.Name):
             if node.value is not None:
-                self._binding(node.target.value).values.append(node.value)
+                self._bind(target.value, node.value)
         else:
-            self._taint_target(node.target)
+            self._store_roots(target, node.value)
+        self._visit(node.annotation, _READ)
+        if node.value is not None:
+            self._visit(node.value, _ESCAPE)
 
-    def target(self, node: cst.CompFor | cst.Del) -> None:
-        self._taint_target(node.target)
+    def aug_assign(self, node: cst.AugAssign, context: _Context) -> None:
+        target = node.target
+        if isinstance(target, cst.Name):
+            binding = self._binding(target.value)
+            binding.augmented.append(node)
+            binding.contents_unknown = True  # ``out += [x]`` extends in place
+            self.touched.add(target.value)
+        else:
+            self._store_roots(target, None)
+        self._visit(node.value, _READ)
 
-    def declaration(self, node: cst.Global | cst.Nonlocal) -> None:
+    def targets_unknown(self, node: cst.CSTNode, context: _Context) -> None:
+        """``for``/``with … as``/``except … as``/walrus/import targets; then the rest."""
+        for target in BINDING_FORMS[node.__class__](node):
+            self._unknown(target)
+        if isinstance(node, cst.For):
+            self._visit(node.iter, _READ)
+            self._visit(node.body, _ESCAPE)
+            if node.orelse is not None:
+                self._visit(node.orelse, _ESCAPE)
+        elif isinstance(node, cst.NamedExpr):
+            self._visit(node.value, _ESCAPE)
+        elif isinstance(node, cst.WithItem):
+            self._visit(node.item, _ESCAPE)
+        elif isinstance(node, cst.ExceptHandler):
+            if node.type is not None:
+                self._visit(node.type, _READ)
+            self._visit(node.body, _ESCAPE)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            self._scope(node)
+        # imports: nothing below them is a use
+
+    def _scope(self, node: cst.FunctionDef | cst.ClassDef) -> None:
+        for decorator in node.decorators:
+            self._visit(decorator.decorator, _ESCAPE)
+        if isinstance(node, cst.FunctionDef):
+            self._parameters(node.params)
+            if node.returns is not None:
+                self._visit(node.returns, _READ)
+        else:
+            for arg in (*node.bases, *node.keywords):
+                self._visit(arg.value, _ESCAPE)
+        outer = self._block
+        self._visit(node.body, _ESCAPE)
+        self._block = outer
+
+    def _parameters(self, params: cst.Parameters) -> None:
+        for param in parameters(params):
+            if param.annotation is not None:
+                self._visit(param.annotation, _READ)
+            if param.default is not None:
+                self._visit(param.default, _ESCAPE)
+
+    def lambda_(self, node: cst.Lambda, context: _Context) -> None:
+        self._parameters(node.params)
+        self._visit(node.body, _ESCAPE)
+
+    def comp_for(self, node: cst.CompFor, context: _Context) -> None:
+        self._unknown(node.target)
+        self._visit(node.iter, _READ)
+        for condition in node.ifs:
+            self._visit(condition.test, _READ)
+        if node.inner_for_in is not None:
+            self._visit(node.inner_for_in, _ESCAPE)
+
+    def delete(self, node: cst.Del, context: _Context) -> None:
+        self._unknown(node.target)
+
+    def declaration(self, node: cst.Global | cst.Nonlocal, context: _Context) -> None:
         for item in node.names:
             self._binding(item.name.value).unknown = True
+            self.touched.add(item.name.value)
 
-    def capture(self, node: cst.MatchAs | cst.MatchStar) -> None:
+    def capture(self, node: cst.MatchAs | cst.MatchStar, context: _Context) -> None:
         if node.name is not None:
-            self._taint_target(node.name)
+            self._unknown(node.name)
+        if isinstance(node, cst.MatchAs) and node.pattern is not None:
+            self._visit(node.pattern, _READ)
 
-    def match_mapping(self, node: cst.MatchMapping) -> None:
+    def match_mapping(self, node: cst.MatchMapping, context: _Context) -> None:
         if node.rest is not None:
-            self._taint_target(node.rest)
+            self._unknown(node.rest)
+        for element in node.elements:
+            self._visit(element.key, _READ)
+            self._visit(element.pattern, _READ)
 
-    def call(self, node: cst.Call) -> None:
-        # A method call on a name, or the name passed as an argument, may mutate it —
-        # except for calls known to leave their arguments alone (framework models).
-        if self.keeps_arguments is not None and self.keeps_arguments(node):
-            return
-        if isinstance(node.func, cst.Attribute):
-            root = root_name(node.func.value)
-            if root is not None:
-                self._binding(root).unknown = True
-        for arg in node.args:
-            root = root_name(arg.value)
-            if root is not None:
-                self._binding(root).unknown = True
+    def match_keyword(self, node: cst.MatchKeywordElement, context: _Context) -> None:
+        self._visit(node.pattern, _READ)
+
+    def reading(self, node: cst.CSTNode, context: _Context) -> None:
+        """Nodes whose operands are only read: operators, comparisons, tests, returns."""
+        self._children(node, _READ)
+
+    def passing(self, node: cst.CSTNode, context: _Context) -> None:
+        """Nodes whose value *is* an operand's (a display's elements, ``a or b``)."""
+        self._children(node, context)
+
+    def if_exp(self, node: cst.IfExp, context: _Context) -> None:
+        self._visit(node.test, _READ)
+        self._visit(node.body, context)
+        self._visit(node.orelse, context)
+
+    def tested(self, node: cst.If | cst.While, context: _Context) -> None:
+        self._visit(node.test, _READ)
+        self._visit(node.body, _ESCAPE)
+        if node.orelse is not None:
+            self._visit(node.orelse, _ESCAPE)
+
+    def block(self, node: cst.BaseSuite, context: _Context) -> None:
+        outer = self._block
+        self._block = id(node)
+        self._children(node, _ESCAPE)
+        self._block = outer
 
 
-def _taints(targets: Targets) -> Callable[[_BindingCollector, Any], None]:
-    def read(collector: _BindingCollector, node: Any) -> None:
-        collector._taint_targets(targets(node))
-
-    return read
+def _is_string(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString))
 
 
-_READERS: Final[Mapping[type[cst.CSTNode], Callable[[_BindingCollector, Any], None]]] = {
-    **{cls: _taints(targets) for cls, targets in BINDING_FORMS.items()},
+def _string(node: cst.BaseExpression) -> object:
+    """The value of a string literal node; ``None`` for any other node."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return string_value(node)
+    return None
+
+
+def _literal_key(node: cst.Subscript) -> tuple[str, cst.BaseExpression] | None:
+    """The literal ``str`` key of ``x["k"]``, with its node."""
+    if len(node.slice) != 1:
+        return None
+    index = node.slice[0].slice
+    if not isinstance(index, cst.Index):
+        return None
+    key = _string(index.value)
+    return (key, index.value) if isinstance(key, str) else None
+
+
+_Handler = Callable[[_BindingCollector, Any, _Context], None]
+_HANDLERS: Final[Mapping[type[cst.CSTNode], _Handler]] = {
+    **{cls: _BindingCollector.targets_unknown for cls in BINDING_FORMS},
+    cst.Name: _BindingCollector.name,
+    cst.Attribute: _BindingCollector.attribute,
+    cst.Subscript: _BindingCollector.subscript,
+    cst.Call: _BindingCollector.call,
     cst.Assign: _BindingCollector.assign,
     cst.AnnAssign: _BindingCollector.ann_assign,
-    cst.CompFor: _BindingCollector.target,
-    cst.Del: _BindingCollector.target,
+    cst.AugAssign: _BindingCollector.aug_assign,
+    cst.Lambda: _BindingCollector.lambda_,
+    cst.CompFor: _BindingCollector.comp_for,
+    cst.Del: _BindingCollector.delete,
     cst.Global: _BindingCollector.declaration,
     cst.Nonlocal: _BindingCollector.declaration,
     cst.MatchAs: _BindingCollector.capture,
     cst.MatchStar: _BindingCollector.capture,
     cst.MatchMapping: _BindingCollector.match_mapping,
-    cst.Call: _BindingCollector.call,
+    cst.MatchKeywordElement: _BindingCollector.match_keyword,
+    cst.Comparison: _BindingCollector.reading,
+    cst.ComparisonTarget: _BindingCollector.reading,
+    cst.UnaryOperation: _BindingCollector.reading,
+    cst.BinaryOperation: _BindingCollector.reading,
+    cst.FormattedStringExpression: _BindingCollector.reading,
+    cst.Return: _BindingCollector.reading,
+    cst.Await: _BindingCollector.reading,
+    cst.Assert: _BindingCollector.reading,
+    cst.Index: _BindingCollector.reading,
+    cst.Slice: _BindingCollector.reading,
+    cst.MatchValue: _BindingCollector.reading,
+    cst.MatchClass: _BindingCollector.reading,
+    cst.If: _BindingCollector.tested,
+    cst.While: _BindingCollector.tested,
+    cst.IfExp: _BindingCollector.if_exp,
+    cst.BooleanOperation: _BindingCollector.passing,
+    cst.List: _BindingCollector.passing,
+    cst.Tuple: _BindingCollector.passing,
+    cst.Set: _BindingCollector.passing,
+    cst.Dict: _BindingCollector.passing,
+    cst.Element: _BindingCollector.passing,
+    cst.StarredElement: _BindingCollector.passing,
+    cst.DictElement: _BindingCollector.passing,
+    cst.StarredDictElement: _BindingCollector.passing,
+    cst.IndentedBlock: _BindingCollector.block,
+    cst.SimpleStatementSuite: _BindingCollector.block,
 }
-"""Node type → how :class:`_BindingCollector` reads it (every other node: not at all)."""
-
-
-def _read(collector: _BindingCollector, node: cst.CSTNode) -> None:
-    """Read ``node`` and every node below it, in source order.
-
-    Recursive as ``run_visitor`` is, and as fast (it runs over every function whose
-    values a rule infers): a body nested past the recursion limit raises
-    ``RecursionError``, which :meth:`ShapeInference.infer` answers with ``UNKNOWN``.
-    """
-    read = _READERS.get(node.__class__)
-    if read is not None:
-        read(collector, node)
-    for child in child_list(node):
-        _read(collector, child)
+"""Node type → how :class:`_BindingCollector` reads it (every other node: its children,
+each as an escaping use)."""
 
 
 # ----------------------------------------------------------------- inference
@@ -376,16 +771,24 @@ class ShapeInference:
         module: ParsedModule,
         function: cst.FunctionDef | None = None,
         framework_types: Mapping[str, str] | None = None,
+        *,
+        _calling: frozenset[str] = frozenset(),
     ) -> None:
         self.module = module
         self.function = function
         self.framework_types = framework_types or {}
         self._bindings: dict[str, _Binding] | None = None
+        self._touched: set[str] = set()
+        self._scope_escapes = False
         self._parameters: dict[str, cst.Param] = {}
         if function is not None:
             for param in parameters(function.params):
                 self._parameters[param.name.value] = param
         self._resolving: set[str] = set()
+        self._masked: list[str] = []
+        """Names bound by the comprehension being inferred: not the function's."""
+        self._calling = _calling
+        """Same-module functions whose call is being inferred (no recursion)."""
 
     # -- public
 
@@ -396,17 +799,22 @@ class ShapeInference:
             return UNKNOWN
 
     def local_name_is_bound(self, name: str) -> bool:
-        return name in self._local_bindings() or name in self._parameters
+        """Whether the function binds ``name`` or may change it (bound *or possibly mutated*:
+        a store under it, a call with it as receiver or argument), anywhere in its body."""
+        self._local_bindings()
+        return name in self._touched or name in self._parameters
 
     # -- helpers
 
     def _local_bindings(self) -> dict[str, _Binding]:
         if self._bindings is None:
             keeps = self._is_framework_constructor if self.framework_types else None
-            collector = _BindingCollector(keeps)
+            collector = _BindingCollector(self.module, keeps)
             if self.function is not None:
                 collector.collect(self.function.body)
             self._bindings = collector.bindings
+            self._touched = collector.touched
+            self._scope_escapes = collector.scope_escapes
         return self._bindings
 
     def _is_framework_constructor(self, call: cst.Call) -> bool:
@@ -441,17 +849,23 @@ class ShapeInference:
             kind = {cst.List: Kind.LIST, cst.Tuple: Kind.TUPLE, cst.Set: Kind.SET}[type(expr)]
             if any(isinstance(e, cst.StarredElement) for e in expr.elements):
                 return Shape(kind, open=True)
-            return Shape(kind, elements=tuple(self._infer(e.value) for e in expr.elements))
+            elements = tuple(self._infer(e.value) for e in expr.elements)
+            return Shape(kind, elements=elements, item=_common(elements))
         if isinstance(expr, cst.ListComp):
-            return Shape(Kind.LIST, open=True)
+            return Shape(Kind.LIST, open=True, item=_known(self._element(expr)))
         if isinstance(expr, cst.SetComp):
-            return Shape(Kind.SET, open=True)
+            return Shape(Kind.SET, open=True, item=_known(self._element(expr)))
         if isinstance(expr, cst.DictComp):
             return Shape(Kind.DICT, open=True)
         if isinstance(expr, cst.Call):
             return self._call(expr)
+        if isinstance(expr, cst.Await):
+            inner = expr.expression
+            return self._call(inner, awaited=True) if isinstance(inner, cst.Call) else UNKNOWN
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(expr)
         if isinstance(expr, cst.BinaryOperation):
-            return self._binary(expr)
+            return self._binary(expr.operator, self._infer(expr.left), self._infer(expr.right))
         if isinstance(expr, cst.UnaryOperation):
             return self._unary(expr)
         if isinstance(expr, cst.Comparison):
@@ -465,36 +879,141 @@ class ShapeInference:
             return join([self._infer(expr.body), self._infer(expr.orelse)])
         return UNKNOWN
 
+    def _element(self, expr: cst.ListComp | cst.SetComp | cst.GeneratorExp) -> Shape:
+        """The shape of a comprehension's element, its own targets masked."""
+        masked: list[str] = []
+        clause: cst.CompFor | None = expr.for_in
+        while clause is not None:
+            masked.extend(target_names(clause.target))
+            clause = clause.inner_for_in
+        self._masked.extend(masked)
+        try:
+            return self._infer(expr.elt)
+        finally:
+            del self._masked[len(self._masked) - len(masked) :]
+
     def _name(self, expr: cst.Name) -> Shape:
         name = expr.value
         if name in ("True", "False"):
             return literal(Kind.BOOL, name == "True")
         if name == "None":
             return literal(Kind.NONE, None)
+        if name in self._masked:
+            return UNKNOWN
+        binding: _Binding | None = None
         if self.function is not None:
             bindings = self._local_bindings()
+            if self._scope_escapes:
+                return UNKNOWN  # locals()/vars()/exec/eval may read or rebind any name
             binding = bindings.get(name)
+            rebound = binding is not None and (
+                binding.values or binding.augmented or binding.unknown
+            )
             param = self._parameters.get(name)
             if param is not None:
-                if binding is not None:
-                    return UNKNOWN  # a parameter that is reassigned or mutated
-                return self._annotation(param.annotation)
-            if binding is not None:
+                if rebound:
+                    return UNKNOWN  # a parameter that is reassigned
+                return self._after_uses(self._annotation(param.annotation), binding)
+            if rebound:
+                assert binding is not None
                 if binding.unknown or not binding.values or name in self._resolving:
                     return UNKNOWN
                 self._resolving.add(name)
                 try:
-                    return join([self._infer(v) for v in binding.values])
+                    return self._after_uses(self._assigned(binding), binding)
                 finally:
                     self._resolving.discard(name)
         value = self.module.constants.get(name)
         if value is not None and name not in self._resolving:
             self._resolving.add(name)
             try:
-                return self.infer_module_level(value)
+                return self._after_uses(self.infer_module_level(value), binding)
             finally:
                 self._resolving.discard(name)
         return UNKNOWN
+
+    def _assigned(self, binding: _Binding) -> Shape:
+        """The join of a name's assigned values, augmented assignments applied until the
+        shape no longer changes (``n = 0`` … ``n += 1`` is an ``int``)."""
+        shape = join([self._infer(value) for value in binding.values])
+        if not binding.augmented:
+            return shape
+        for _ in range(3):
+            if not shape.is_known:
+                return UNKNOWN
+            results = [shape]
+            for node in binding.augmented:
+                operator = _AUGMENTED.get(node.operator.__class__)
+                if operator is None:
+                    return UNKNOWN
+                results.append(self._binary(operator, shape, self._infer(node.value)))
+            widened = join(results)
+            if widened == shape:
+                return shape
+            shape = widened
+        return UNKNOWN
+
+    def _after_uses(self, shape: Shape, binding: _Binding | None) -> Shape:
+        """What uses leave of a value: a kind never changes; a container's contents
+        survive only read-only uses and tracked mutations; an object's fields survive
+        no use that could reach them."""
+        if binding is None:
+            return shape
+        kind = shape.kind
+        if kind is Kind.INSTANCE:
+            if (binding.touched or binding.folds) and shape.type_name not in _IMMUTABLE_TYPES:
+                return UNKNOWN
+            return shape
+        if kind not in CONTAINER_KINDS:
+            return shape
+        if kind is Kind.TUPLE:
+            if binding.contents_unknown and not all(
+                e.kind in _SCALAR_KINDS for e in shape.elements
+            ):
+                return Shape(Kind.TUPLE, open=True)
+            return shape
+        if binding.contents_unknown:
+            return Shape(kind, open=True)
+        if binding.folds:
+            return self._fold(shape, binding)
+        return shape
+
+    def _fold(self, shape: Shape, binding: _Binding) -> Shape:
+        """Fold tracked mutations (``append``/``add``/``extend``/``insert``, stores under a
+        literal key, ``update``) into a container's shape."""
+        if shape.kind is not Kind.DICT:
+            if any(fold.key is not None for fold in binding.folds):
+                return Shape(shape.kind, open=True)
+            parts: list[Shape] = []
+            if shape.open:
+                parts.append(shape.item or UNKNOWN)
+            else:
+                parts.extend(shape.elements)
+            parts.extend(self._infer(fold.value) for fold in binding.folds)
+            return Shape(shape.kind, open=True, item=_common(tuple(parts)))
+        entries = list(shape.entries)
+        is_open = shape.open
+        single = len(binding.values) == 1
+        for fold in binding.folds:
+            if fold.key is None:
+                return Shape(Kind.DICT, open=True)
+            value = self._infer(fold.value)
+            at = next((i for i, e in enumerate(entries) if e.key == fold.key), None)
+            certain = single and fold.block == binding.block and fold.order > binding.order
+            if certain:
+                entry = DictEntry(fold.key, fold.key_node, value, fold.value)
+                if at is None:
+                    entries.append(entry)
+                else:
+                    entries[at] = entry
+            elif at is not None:  # maybe overwritten: only what both values share
+                old = entries[at]
+                entries[at] = DictEntry(
+                    old.key, old.key_node, join([old.value, value]), old.value_node
+                )
+            else:
+                is_open = True  # maybe added
+        return Shape(Kind.DICT, entries=tuple(entries), open=is_open)
 
     def infer_module_level(self, value: cst.BaseExpression) -> Shape:
         """Infer a module-level expression (no locals)."""
@@ -505,20 +1024,54 @@ class ShapeInference:
     def _annotation(self, annotation: cst.Annotation | None) -> Shape:
         if annotation is None:
             return UNKNOWN
-        node = annotation.annotation
+        return self._annotated(annotation.annotation, 0)
+
+    def _annotated(self, node: cst.BaseExpression, depth: int) -> Shape:
+        """The shape an annotation promises: builtins, ``typing`` aliases, element types
+        (``list[str]``, ``tuple[int, ...]``), ``Optional[T]`` and ``T | None``, classes of
+        this module."""
+        if depth > 4:
+            return UNKNOWN
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return join(
+                [self._annotated(node.left, depth + 1), self._annotated(node.right, depth + 1)]
+            )
+        arguments: list[cst.BaseExpression] = []
         if isinstance(node, cst.Subscript):
+            for element in node.slice:
+                if not isinstance(element.slice, cst.Index):
+                    return UNKNOWN
+                arguments.append(element.slice.value)
             node = node.value
+        if isinstance(node, cst.Name) and node.value == "None":
+            return literal(Kind.NONE, None)
+        kind: Kind | None = None
         if isinstance(node, cst.Name) and self.module.is_builtin(node, node.value):
             kind = _BUILTIN_ANNOTATIONS.get(node.value)
-            if kind is not None:
-                return Shape(kind, open=kind in CONTAINER_KINDS)
-            return UNKNOWN
-        if isinstance(node, cst.Name) and node.value in self.module.classes:
+            if kind is None:
+                return UNKNOWN
+        elif isinstance(node, cst.Name) and node.value in self.module.classes:
+            if arguments:
+                return UNKNOWN
             return self._local_class_instance(self.module.classes[node.value], None)
-        qualified = self.module.qualified_name(node)
-        if qualified is not None and qualified in _TYPING_ANNOTATIONS:
-            return Shape(_TYPING_ANNOTATIONS[qualified], open=True)
-        return UNKNOWN
+        else:
+            qualified = self.module.qualified_name(node)
+            if qualified in ("typing.Optional", "typing_extensions.Optional") and arguments:
+                return join([self._annotated(arguments[0], depth + 1), literal(Kind.NONE, None)])
+            kind = _TYPING_ANNOTATIONS.get(qualified) if qualified is not None else None
+            if kind is None:
+                return UNKNOWN
+        if kind not in CONTAINER_KINDS:
+            return Shape(kind)
+        item: Shape | None = None
+        if kind in (Kind.LIST, Kind.SET) and len(arguments) == 1:
+            item = self._annotated(arguments[0], depth + 1)
+        elif kind is Kind.TUPLE and arguments:
+            if len(arguments) == 2 and isinstance(arguments[1], cst.Ellipsis):
+                item = self._annotated(arguments[0], depth + 1)
+            else:
+                item = _common(tuple(self._annotated(a, depth + 1) for a in arguments))
+        return Shape(kind, open=True, item=_known(item))
 
     def _dict(self, expr: cst.Dict) -> Shape:
         entries: list[DictEntry] = []
@@ -539,47 +1092,58 @@ class ShapeInference:
             entries.append(DictEntry(key_value, key, self._infer(element.value), element.value))
         return Shape(Kind.DICT, entries=tuple(entries), open=is_open)
 
-    def _call(self, expr: cst.Call) -> Shape:
+    def _subscript(self, expr: cst.Subscript) -> Shape:
+        """``s[:3]`` of a str is a str, ``items[:3]`` of a list a list of the same elements;
+        an index gives the element shape or a literal key's certain entry."""
+        if len(expr.slice) != 1:
+            return UNKNOWN
+        index = expr.slice[0].slice
+        base = self._infer(expr.value)
+        kind = base.kind
+        if isinstance(index, cst.Slice):
+            if kind in (Kind.STR, Kind.BYTES):
+                return Shape(kind)
+            if kind in (Kind.LIST, Kind.TUPLE):
+                return Shape(kind, open=True, item=base.item)
+            return UNKNOWN
+        if not isinstance(index, cst.Index):
+            return UNKNOWN
+        if kind is Kind.STR:
+            return Shape(Kind.STR)
+        if kind in (Kind.LIST, Kind.TUPLE):
+            return base.item or UNKNOWN
+        if kind is Kind.DICT and isinstance(
+            index.value, (cst.SimpleString, cst.ConcatenatedString)
+        ):
+            key = string_value(index.value)
+            entry = base.entry(key) if isinstance(key, str) else None
+            return entry.value if entry is not None else UNKNOWN
+        return UNKNOWN
+
+    def _call(self, expr: cst.Call, *, awaited: bool = False) -> Shape:
         func = expr.func
         args = expr.args
         has_star = any(a.star for a in args)
-        # builtins
         if isinstance(func, cst.Name) and not self.local_name_is_bound(func.value):
             name = func.value
-            if self.module.is_builtin(func, name):
-                if name in _STR_BUILTINS:
-                    return Shape(Kind.STR)
-                if name in ("int", "len"):
-                    return Shape(Kind.INT)
-                if name == "float":
-                    return Shape(Kind.FLOAT)
-                if name == "bool":
-                    return Shape(Kind.BOOL)
-                if name == "complex":
-                    return Shape(Kind.COMPLEX)
-                if name == "bytes":
-                    return Shape(Kind.BYTES)
-                if name == "round":
-                    return Shape(Kind.INT) if len(args) == 1 and not has_star else UNKNOWN
-                if name == "sum":
-                    return self._sum(args)
-                if name == "dict":
-                    return self._dict_call(args)
-                kind = _CONTAINER_BUILTINS.get(name)
-                if kind is not None and kind is not Kind.INSTANCE:
-                    empty = not args
-                    return Shape(kind, open=not empty)
-                return UNKNOWN
             if name in self.module.functions and name not in self.module.shadowed:
-                return self._annotation(self.module.functions[name].returns)
+                return self._function_call(self.module.functions[name], awaited)
+            if awaited:
+                return UNKNOWN
+            if self.module.is_builtin(func, name):
+                return self._builtin_call(name, args, has_star)
             if name in self.module.classes and name not in self.module.shadowed:
                 return self._local_class_instance(self.module.classes[name], expr)
+        if awaited:
+            return UNKNOWN
         # str methods on a known str receiver
         if isinstance(func, cst.Attribute):
             method = func.attr.value
-            if method in _STR_METHODS or method in _STR_PREDICATES:
+            if method in _STR_METHODS or method in _STR_PREDICATES or method in _SPLITS:
                 receiver = self._infer(func.value)
                 if receiver.kind is Kind.STR:
+                    if method in _SPLITS:
+                        return Shape(Kind.LIST, open=True, item=Shape(Kind.STR))
                     return Shape(Kind.STR if method in _STR_METHODS else Kind.BOOL)
         qualified = self.module.qualified_name(func)
         if qualified is None:
@@ -590,6 +1154,90 @@ class ShapeInference:
         if type_name is not None:
             return _instance(type_name, expr)
         return UNKNOWN
+
+    def _builtin_call(self, name: str, args: Sequence[cst.Arg], has_star: bool) -> Shape:
+        if name in _STR_BUILTINS:
+            return Shape(Kind.STR)
+        if name in ("int", "len"):
+            return Shape(Kind.INT)
+        if name == "float":
+            return Shape(Kind.FLOAT)
+        if name == "bool":
+            return Shape(Kind.BOOL)
+        if name == "complex":
+            return Shape(Kind.COMPLEX)
+        if name == "bytes":
+            return Shape(Kind.BYTES)
+        if name == "round":
+            if has_star or not args:
+                return UNKNOWN
+            if len(args) == 1:
+                return Shape(Kind.INT)
+            number = self._infer(args[0].value).kind
+            return Shape(number) if number in (Kind.INT, Kind.FLOAT) else UNKNOWN
+        if name == "abs" and len(args) == 1 and not has_star:
+            number = self._infer(args[0].value).kind
+            return Shape(number) if number in (Kind.INT, Kind.FLOAT) else UNKNOWN
+        if name == "sum":
+            return self._sum(args)
+        if name == "dict":
+            return self._dict_call(args)
+        kind = _CONTAINER_BUILTINS.get(name)
+        if kind is not None and kind is not Kind.INSTANCE:
+            if not args:
+                return Shape(kind)
+            item: Shape | None = None
+            if kind is not Kind.DICT and not has_star and args[0].keyword is None:
+                item = self._items_of(args[0].value)
+            return Shape(kind, open=True, item=item)
+        return UNKNOWN
+
+    def _items_of(self, iterable: cst.BaseExpression) -> Shape | None:
+        """The shape of every item ``iterable`` yields, when certain."""
+        if isinstance(iterable, cst.GeneratorExp):
+            return _known(self._element(iterable))
+        source = self._infer(iterable)
+        if source.kind is Kind.STR:
+            return Shape(Kind.STR)
+        if source.kind in (Kind.LIST, Kind.TUPLE, Kind.SET):
+            return source.item
+        return None
+
+    def _function_call(self, function: cst.FunctionDef, awaited: bool) -> Shape:
+        """A call of a function of this module: its return annotation, else the shape all
+        its return sites agree on (summarised: no node of the other function is kept)."""
+        name = function.name.value
+        if (function.asynchronous is not None) is not awaited:
+            return UNKNOWN  # a coroutine, or ``await`` of a plain value
+        if name in _redefined(self.module) or not _transparent_decorators(self.module, function):
+            return UNKNOWN
+        if function.returns is not None:
+            return _summary(self._annotation(function.returns), self.framework_types)
+        if name in self._calling or len(self._calling) >= _CALL_DEPTH:
+            return UNKNOWN
+        calls: dict[tuple[int, tuple[tuple[str, str], ...]], Shape] = self.module.memo.setdefault(
+            "shapes.calls", {}
+        )
+        key = (id(function), tuple(sorted(self.framework_types.items())))
+        cached = calls.get(key)
+        if cached is not None:
+            return cached
+        flow = analyse_function(function, self.module.never_returning())
+        result = UNKNOWN
+        if not flow.is_generator and flow.sites:
+            inner = ShapeInference(
+                self.module, function, self.framework_types, _calling=self._calling | {name}
+            )
+            shapes: list[Shape] = []
+            for site in flow.sites:
+                if site.value is None:
+                    shapes.append(literal(Kind.NONE, None))
+                else:
+                    shapes.extend(inner.infer(v) for v in returned_values(site.value))
+            result = _summary(join(shapes), self.framework_types)
+        if not self._calling:
+            calls[key] = result
+        return result
 
     def _dict_call(self, args: Sequence[cst.Arg]) -> Shape:
         if not args:
@@ -606,12 +1254,16 @@ class ShapeInference:
     def _sum(self, args: Sequence[cst.Arg]) -> Shape:
         if len(args) != 1 or args[0].star:
             return UNKNOWN
-        iterable = self._infer(args[0].value)
-        if (
-            iterable.kind in (Kind.LIST, Kind.TUPLE, Kind.SET)
-            and not iterable.open
-            and all(e.kind in (Kind.INT, Kind.BOOL) for e in iterable.elements)
-        ):
+        argument = args[0].value
+        if isinstance(argument, cst.GeneratorExp):
+            item = self._element(argument)
+            return Shape(Kind.INT) if item.kind in (Kind.INT, Kind.BOOL) else UNKNOWN
+        iterable = self._infer(argument)
+        if iterable.kind not in (Kind.LIST, Kind.TUPLE, Kind.SET):
+            return UNKNOWN
+        if not iterable.open and all(e.kind in (Kind.INT, Kind.BOOL) for e in iterable.elements):
+            return Shape(Kind.INT)
+        if iterable.item is not None and iterable.item.kind in (Kind.INT, Kind.BOOL):
             return Shape(Kind.INT)
         return UNKNOWN
 
@@ -646,9 +1298,7 @@ class ShapeInference:
             local_class=cls,
         )
 
-    def _binary(self, expr: cst.BinaryOperation) -> Shape:
-        left, right = self._infer(expr.left), self._infer(expr.right)
-        op = expr.operator
+    def _binary(self, op: cst.BaseBinaryOp, left: Shape, right: Shape) -> Shape:
         if isinstance(op, cst.Add) and left.kind is right.kind and left.kind in _CONCATENABLE:
             return Shape(left.kind)
         if isinstance(op, cst.Modulo) and left.kind is Kind.STR:
@@ -672,6 +1322,93 @@ class ShapeInference:
                 return literal(operand.kind, -value)
             return Shape(operand.kind)
         return UNKNOWN
+
+
+_CALL_DEPTH: Final = 3
+"""How deep calls of same-module functions are followed for their return shape."""
+_SPLITS: Final = frozenset({"split", "rsplit", "splitlines"})
+_SCALAR_KINDS: Final = frozenset(
+    {Kind.STR, Kind.INT, Kind.FLOAT, Kind.COMPLEX, Kind.BOOL, Kind.NONE, Kind.BYTES}
+)
+_IMMUTABLE_TYPES: Final = frozenset(_KNOWN_CONSTRUCTORS.values())
+"""Instances no use can change (``datetime``, ``Decimal``, ``UUID`` …)."""
+_AUGMENTED: Final[Mapping[type[cst.BaseAugOp], cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add(),
+    cst.SubtractAssign: cst.Subtract(),
+    cst.MultiplyAssign: cst.Multiply(),
+    cst.DivideAssign: cst.Divide(),
+    cst.FloorDivideAssign: cst.FloorDivide(),
+    cst.ModuloAssign: cst.Modulo(),
+    cst.PowerAssign: cst.Power(),
+    cst.BitAndAssign: cst.BitAnd(),
+    cst.BitOrAssign: cst.BitOr(),
+    cst.BitXorAssign: cst.BitXor(),
+    cst.LeftShiftAssign: cst.LeftShift(),
+    cst.RightShiftAssign: cst.RightShift(),
+}
+_CACHE_DECORATORS: Final = frozenset({"functools.cache", "functools.lru_cache", "functools.wraps"})
+
+
+def _known(shape: Shape | None) -> Shape | None:
+    return shape if shape is not None and shape.is_known else None
+
+
+def _common(shapes: tuple[Shape, ...]) -> Shape | None:
+    """The shape every one of ``shapes`` has (an element shape), ``None`` if none is."""
+    return _known(join(list(shapes))) if shapes else None
+
+
+def _summary(shape: Shape, framework_types: Mapping[str, str]) -> Shape:
+    """``shape`` without the nodes of the function it was inferred in: a call's result is
+    judged where it is returned, never at the callee's literals. A framework object's
+    arguments cannot be read without those nodes: unknown."""
+    kind = shape.kind
+    if kind is Kind.INSTANCE:
+        if shape.type_name in framework_types.values():
+            return UNKNOWN
+        return Shape(Kind.INSTANCE, type_name=shape.type_name, local_class=shape.local_class)
+    if kind is Kind.DICT:
+        return Shape(Kind.DICT, open=True)
+    if kind in CONTAINER_KINDS:
+        item = None if shape.item is None else _known(_summary(shape.item, framework_types))
+        return Shape(kind, open=True, item=item)
+    return shape
+
+
+def _redefined(module: ParsedModule) -> frozenset[str]:
+    """Module-level names bound more than once (a call of one may reach either)."""
+    found = module.memo.get("shapes.redefined")
+    if isinstance(found, frozenset):
+        return found
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for stmt in _module_level_statements(module.tree.body):
+        names: list[str] = []
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            names.append(stmt.name.value)
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        names.extend(target_names(target.target))
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    names.extend(target_names(small.target))
+        for name in names:
+            (twice if name in seen else seen).add(name)
+    result = frozenset(twice)
+    module.memo["shapes.redefined"] = result
+    return result
+
+
+def _transparent_decorators(module: ParsedModule, function: cst.FunctionDef) -> bool:
+    """No decorator, or only ones that keep the return value (``functools.cache``)."""
+    for decorator in function.decorators:
+        node = decorator.decorator
+        if isinstance(node, cst.Call):
+            node = node.func
+        if module.qualified_name(node) not in _CACHE_DECORATORS:
+            return False
+    return True
 
 
 def _arithmetic(op: cst.BaseBinaryOp, left: Shape, right: Shape) -> Shape:
