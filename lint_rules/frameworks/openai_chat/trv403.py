@@ -19,21 +19,32 @@ class ChatDispatchKeyMismatch(Rule):
     used as `registry[name](**args)` or `registry.get(name)`, or `globals()`
     dispatch) with the names of the module's tool schemas (`tools=[...]`,
     dict schemas and `pydantic_function_tool`). Reports a registry key that
-    is no tool's name, and a tool without an entry in a closed registry.
+    is no tool's name, and a tool without an entry in a closed registry —
+    also when the lookup is guarded (`if name not in registry`,
+    `.get(name, fallback)`, a `None` check, a `try` that catches the
+    `KeyError`).
 
     ## Why is this bad?
     The model calls tools by the schema's name. A registry key spelled
     differently is never called, and the tool it meant raises `KeyError`
-    (or calls `None` after `.get`) the first time the model uses it.
-    `pydantic_function_tool(Model)` names the tool after the class
-    (openai 3.57, `lib/_tools.py:42-68`), not after the function.
+    (or calls `None` after `.get`) the first time the model uses it. A
+    guard turns the crash into an "unknown tool" answer, which is quieter
+    but no better: the advertised tool can never run, and the model is told
+    so on every call. `pydantic_function_tool(Model)` names the tool after
+    the class (openai 3.57, `lib/_tools.py:42-68`), not after the function.
 
     Compared only when every schema's name is known (no spreads, no
     generated schemas). A registry extended after its literal
     (`registry["x"] = f`, `.update(...)`) is *open*: a tool without an entry
-    is not reported for it, nor when a missing name is handled (`in` test,
-    `.get(name, default)`, a `None` check, `try`/`except`). Registries built
-    at run time (`{f.__name__: f for f in ...}`) are not guessed at.
+    is not reported for it. Nor is a tool whose name the module compares
+    with a literal (`if name == "get_time":`, `case "get_time":` — it is
+    dispatched beside the registry), nor any tool when the module can run
+    one another way (`getattr(toolbox, name)`, `session.call_tool(name,
+    ...)`). A `try` counts as guarding the lookup only when a handler can
+    catch its `KeyError`: a bare `except`, or one naming `KeyError`,
+    `LookupError`, `Exception` or `BaseException`; the message says which.
+    Registries built at run time (`{f.__name__: f for f in ...}`) are not
+    guessed at.
 
     In whole-project mode (`toolret check`) a registry imported from another
     module is compared too: a key that no importing loop's tools name is
@@ -96,6 +107,56 @@ def run(client, messages):
         FUNCTIONS[call.function.name](**json.loads(call.function.arguments))
 """,
         ),
+        Example(
+            title="a guarded lookup: the tool is answered as unknown and never runs",
+            code="""\
+import json
+
+from openai import OpenAI
+
+client = OpenAI()
+tools = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "get_forecast",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    },
+]
+
+
+def get_weather(city: str) -> str:
+    return f"Sunny in {city}"
+
+
+def get_forecast(city: str) -> str:
+    return f"Rain tomorrow in {city}"
+
+
+TOOL_FUNCTIONS = {"get_weather": get_weather}
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    messages.append(message)
+    for tool_call in message.tool_calls or []:
+        try:
+            function = TOOL_FUNCTIONS[tool_call.function.name]
+            result = function(**json.loads(tool_call.function.arguments))
+        except KeyError:
+            result = f"Unknown tool {tool_call.function.name}"
+        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
+""",
+        ),
     )
     valid = (
         Example(
@@ -136,6 +197,53 @@ def run(messages):
     response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
     for tool_call in response.choices[0].message.tool_calls:
         available_functions[tool_call.function.name](**json.loads(tool_call.function.arguments))
+""",
+        ),
+        Example(
+            title="one tool dispatched by an `if` beside the registry",
+            code=HEAD.replace(
+                "    }\n]\n",
+                '    },\n    {"type": "function", "function": {"name": "get_time"}},\n]\n',
+                1,
+            )
+            + """\
+available_functions = {"get_weather": get_weather}
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    for tool_call in response.choices[0].message.tool_calls:
+        name = tool_call.function.name
+        if name == "get_time":
+            result = "It is noon"
+        elif name in available_functions:
+            result = available_functions[name](**json.loads(tool_call.function.arguments))
+        else:
+            result = f"Unknown tool {name}"
+        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
+""",
+        ),
+        Example(
+            title="a tool without an entry found on a module (the function is rebound in a branch)",
+            code=HEAD.replace(
+                "    }\n]\n",
+                '    },\n    {"type": "function", "function": {"name": "get_time"}},\n]\n',
+                1,
+            )
+            + """\
+import toolbox
+
+available_functions = {"get_weather": get_weather}
+
+
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    for tool_call in response.choices[0].message.tool_calls:
+        function = available_functions.get(tool_call.function.name)
+        if function is None:
+            function = getattr(toolbox, tool_call.function.name)
+        result = function(**json.loads(tool_call.function.arguments))
+        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
 """,
         ),
     )

@@ -22,8 +22,15 @@ from lint_rules.rules import Example, Finding, Rule
 class ChatUnansweredToolCalls(Rule):
     """
     ## What it does
-    Checks for a tool loop that appends the assistant message with *all* its
+    Checks for a tool loop that sends the assistant message with *all* its
     `tool_calls` but answers only `tool_calls[0]`, with no loop over the calls.
+    Looked for in every function and in the module body (tutorials and
+    notebooks exported to `.py` run their loop at top level). The message
+    counts as sent when it is appended, inserted or `extend`-ed to a list,
+    or written as an element of a request's `messages=[...]` display
+    (`messages=[*messages, response_message, *tool_messages]`). A
+    same-module helper that is given the message (or its `tool_calls`) and
+    answers only `tool_calls[0]` is reported at its call site.
 
     ## Why is this bad?
     The API requires every `tool_call_id` of an assistant message to be
@@ -34,7 +41,14 @@ class ChatUnansweredToolCalls(Rule):
     Loop over `message.tool_calls`, or pass `parallel_tool_calls=False`.
 
     Not reported when any request of the module passes `parallel_tool_calls=`
-    anything but a literal `True`, or passes `**kwargs`.
+    anything but a literal `True`, or passes `**kwargs`; when the calls are
+    counted (`len(message.tool_calls)`), iterated, indexed past `[0]` or
+    handed to another function; nor when the name the message is read from
+    is rebound between the `tool_calls[0]` read and the send (a notebook's
+    next round). A helper is summarised only when it is a plain top-level
+    function (not decorated, not redefined, not a generator) whose every use
+    of the parameter is `tool_calls[0]`, a truth test, or a plain attribute
+    of the message, and whose tool message answers that first call's id.
 
     ## References
     - [OpenAI: parallel function calling](https://platform.openai.com/docs/guides/function-calling#parallel-function-calling)
@@ -75,6 +89,48 @@ def run(messages):
     result = get_weather(**json.loads(call.function.arguments))
     messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
     return client.chat.completions.create(model="gpt-4o", messages=messages)
+""",
+        ),
+        Example(
+            title="a script: the assistant message sent in the `messages=[...]` display",
+            code=HEAD
+            + """\
+messages = [{"role": "user", "content": "What's the weather in Paris and in Rome?"}]
+response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+response_message = response.choices[0].message
+
+if response_message.tool_calls:
+    tool_call = response_message.tool_calls[0]
+    weather = get_weather(**json.loads(tool_call.function.arguments))
+    final = client.chat.completions.create(
+        model="gpt-4o",
+        messages=[
+            *messages,
+            response_message,
+            {"role": "tool", "tool_call_id": tool_call.id, "content": weather},
+        ],
+    )
+    print(final.choices[0].message.content)
+""",
+        ),
+        Example(
+            title="a helper that answers only the first call",
+            code=HEAD
+            + """\
+def execute_tool_call(tool_calls):
+    tool_call = tool_calls[0]
+    args = json.loads(tool_call.function.arguments)
+    return {"role": "tool", "tool_call_id": tool_call.id, "content": get_weather(**args)}
+
+
+def chat(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    if not message.tool_calls:
+        return message.content
+    messages.append(message)
+    messages.append(execute_tool_call(message.tool_calls))
+    return chat(messages)
 """,
         ),
     )
@@ -119,6 +175,66 @@ def run(messages):
     tool_call = response.choices[0].message.tool_calls[0]
     messages.append({"role": "assistant", "tool_calls": [tool_call]})
     messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": "Sunny"})
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
+""",
+        ),
+        Example(
+            title="a notebook: the names are rebound for the next round",
+            code=HEAD
+            + """\
+messages = [{"role": "user", "content": "What's the weather in Paris?"}]
+response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+message = response.choices[0].message
+tool_call = message.tool_calls[0]
+messages.append({"role": "assistant", "tool_calls": [tool_call]})
+weather = get_weather(**json.loads(tool_call.function.arguments))
+messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": weather})
+
+# %% the final answer
+response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+message = response.choices[0].message
+messages.append(message)
+print(message.content)
+""",
+        ),
+        Example(
+            title="a helper that does loop over all the calls",
+            code=HEAD
+            + """\
+def execute_tool_calls(message):
+    if not message.tool_calls:
+        return []
+    first = message.tool_calls[0]
+    print("first tool:", first.function.name)
+    return [
+        {"role": "tool", "tool_call_id": call.id, "content": "Sunny"}
+        for call in message.tool_calls
+    ]
+
+
+def chat(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    messages.append(message)
+    messages.extend(execute_tool_calls(message))
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
+""",
+        ),
+        Example(
+            title="the first call peeked at, then every call answered (a `for` target rebinds it)",
+            code=HEAD
+            + """\
+def run(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    tool_call = message.tool_calls[0]
+    print("the model wants", tool_call.function.name)
+    messages.append(message)
+    for tool_call in message.tool_calls:
+        args = json.loads(tool_call.function.arguments)
+        messages.append(
+            {"role": "tool", "tool_call_id": tool_call.id, "content": get_weather(**args)}
+        )
     return client.chat.completions.create(model="gpt-4o", messages=messages)
 """,
         ),

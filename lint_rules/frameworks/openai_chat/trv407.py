@@ -17,7 +17,10 @@ class ChatAssistantMessagePerCall(Rule):
     """
     ## What it does
     Checks for the assistant message that carries the `tool_calls` appended
-    *inside* the loop over those same `tool_calls`.
+    *inside* the loop over those same `tool_calls`, in every function and in
+    the module body. A loop over a parameter (`for call in tool_calls:` in a
+    helper) is over the calls of a message this function does not see: what
+    it appends is not compared with anything.
 
     ## Why is this bad?
     The assistant message is repeated once per call. After the first
@@ -102,6 +105,18 @@ def run(messages, message):
         if not messages or messages[-1] is not message:
             messages.append(message)
         messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": "Sunny"})
+""",
+        ),
+        Example(
+            title="a helper's loop over the calls it is given appends only the answers",
+            code=HEAD
+            + """\
+def execute_tool_calls(tool_calls, messages):
+    for tool_call in tool_calls:
+        args = json.loads(tool_call.function.arguments)
+        messages.append(
+            {"role": "tool", "tool_call_id": tool_call.id, "content": get_weather(**args)}
+        )
 """,
         ),
     )

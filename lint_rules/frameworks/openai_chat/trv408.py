@@ -16,9 +16,9 @@ from lint_rules.rules import Example, Finding, Rule
 class ChatToolMessageReusedId(Rule):
     """
     ## What it does
-    Checks, inside a loop over `tool_calls`, for a tool message whose
-    `tool_call_id` comes from a fixed call (`message.tool_calls[0].id`)
-    instead of the loop variable.
+    Checks, inside a loop over `tool_calls` (in a function or in the module
+    body), for a tool message whose `tool_call_id` comes from a fixed call
+    (`message.tool_calls[0].id`) instead of the loop variable.
 
     ## Why is this bad?
     Every answer claims the first call's id, so the other calls stay
@@ -91,6 +91,20 @@ def run(messages, message):
 def run(messages, message):
     for i, _ in enumerate(message.tool_calls):
         messages.append({"role": "tool", "tool_call_id": message.tool_calls[i].id, "content": ""})
+""",
+        ),
+        Example(
+            title="the first call's name reused as the loop variable",
+            code=HEAD
+            + """\
+messages = [{"role": "user", "content": "What's the weather in Paris and in Rome?"}]
+response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+message = response.choices[0].message
+tool_call = message.tool_calls[0]
+print("first tool:", tool_call.function.name)
+messages.append(message)
+for tool_call in message.tool_calls:
+    messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": "Sunny"})
 """,
         ),
     )

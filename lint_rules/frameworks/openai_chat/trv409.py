@@ -19,6 +19,12 @@ class ChatToolCallLeftUnanswered(Rule):
     Checks, in a loop over `tool_calls` that builds tool messages (an *answer
     loop*), for an unconditional `return` or `break` in the loop body, and for
     a `continue` that skips an iteration before its tool message is built.
+    Answer loops are found in every function and in the module body, and by
+    what they do rather than how the iterable is spelled: a loop over
+    `message.tool_calls` or a local alias of it, and also a loop over a
+    parameter or any other name (`def execute_tool_calls(tool_calls): for
+    call in tool_calls: ...`) whose tool messages answer the loop variable's
+    `.id`. A helper's loop is judged in the helper.
 
     ## Why is this bad?
     A `return answers` indented one level too deep ends the loop after the
@@ -72,6 +78,26 @@ def answer_calls(messages, message):
         messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
 """,
         ),
+        Example(
+            title="a helper's loop over the `tool_calls` it is given",
+            code=HEAD
+            + """\
+def execute_tool_calls(tool_calls, messages):
+    for tool_call in tool_calls:
+        args = json.loads(tool_call.function.arguments)
+        messages.append(
+            {"role": "tool", "tool_call_id": tool_call.id, "content": get_weather(**args)}
+        )
+        return messages
+
+
+def chat(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    messages.append(message)
+    return execute_tool_calls(message.tool_calls, messages)
+""",
+        ),
     )
     valid = (
         Example(
@@ -115,6 +141,36 @@ def find_weather_call(message):
         if tool_call.function.name == "get_weather":
             return tool_call
     return None
+""",
+        ),
+        Example(
+            title="a helper that answers the one call it is asked about",
+            code=HEAD
+            + """\
+def answer_for(tool_calls, call_id, result):
+    for tool_call in tool_calls:
+        if tool_call.id == call_id:
+            return {"role": "tool", "tool_call_id": tool_call.id, "content": result}
+    return None
+""",
+        ),
+        Example(
+            title="a script's conversation loop: the `break` ends the `while`, not the answers",
+            code=HEAD
+            + """\
+messages = [{"role": "user", "content": "What's the weather in Paris and in Rome?"}]
+while True:
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    messages.append(message)
+    if not message.tool_calls:
+        break
+    for tool_call in message.tool_calls:
+        args = json.loads(tool_call.function.arguments)
+        messages.append(
+            {"role": "tool", "tool_call_id": tool_call.id, "content": get_weather(**args)}
+        )
+print(messages[-1].content)
 """,
         ),
     )
