@@ -122,6 +122,13 @@ class Shape:
                 return entry
         return None
 
+    def element_shapes(self) -> tuple[Shape, ...]:
+        """Shapes every element of a list, tuple or set is one of: a closed display's
+        elements, else its element shape; ``()`` when unknown (or empty)."""
+        if not self.open:
+            return self.elements
+        return () if self.item is None else (self.item,)
+
     def keys(self) -> frozenset[str]:
         return frozenset(e.key for e in self.entries)
 

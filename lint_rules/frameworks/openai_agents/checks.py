@@ -125,8 +125,8 @@ def conflict(module: ParsedModule, declared: DeclaredType, shape: Shape) -> str 
         return None
     if name not in accepted:
         return name
-    if declared.item is not None and shape.kind in (Kind.LIST, Kind.SET) and not shape.open:
-        for element in shape.elements:
+    if declared.item is not None and shape.kind in (Kind.LIST, Kind.SET):
+        for element in shape.element_shapes():
             element_name = certain_type_name(module, element)
             if element_name is None:
                 continue

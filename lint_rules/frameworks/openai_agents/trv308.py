@@ -212,12 +212,11 @@ def _repr_kind(context: AgentsFile, shape: Shape) -> str | None:
             return None  # maybe structured; ``{}`` reads as JSON anyway
         return "a `dict`"
     if kind in (Kind.LIST, Kind.TUPLE):
-        if shape.open or not shape.elements:
+        elements = shape.element_shapes()
+        if not elements:
             return None if shape.open or kind is Kind.LIST else "a `tuple`"
-        if all(_is_structured(e) is True for e in shape.elements):
-            return None
-        if any(_is_structured(e) is not False for e in shape.elements):
-            return None
+        if any(_is_structured(e) is not False for e in elements):
+            return None  # structured outputs, or elements that may be
         return f"a `{kind.value}`"
     if kind is Kind.SET:
         return "a `set`"

@@ -177,12 +177,8 @@ def _not_accepted(shape: Shape) -> str | None:
         return "a dict"
     if shape.kind in (Kind.INT, Kind.FLOAT):
         return f"{'an' if shape.kind is Kind.INT else 'a'} `{shape.kind.value}`"
-    if (
-        shape.kind is Kind.LIST
-        and not shape.open
-        and shape.elements
-        and all(_is_value(e) for e in shape.elements)
-    ):
+    elements = shape.element_shapes() if shape.kind is Kind.LIST else ()
+    if elements and all(_is_value(e) for e in elements):
         return "a list of values, not text parts"
     return None
 

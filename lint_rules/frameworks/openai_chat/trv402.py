@@ -225,7 +225,7 @@ def _not_encodable(shape: Shape, context: ChatFile, depth: int = 0) -> str | Non
                 return f"{inner} (under key `{entry.key}`)"
         return None
     if shape.kind in (Kind.LIST, Kind.TUPLE):
-        for element in shape.elements:
+        for element in shape.element_shapes():
             inner = _not_encodable(element, context, depth + 1)
             if inner is not None:
                 return f"{inner} (in a {shape.kind.value})"
