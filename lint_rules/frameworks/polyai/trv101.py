@@ -32,8 +32,13 @@ class PolyaiInvalidReturnType(Rule):
 
     Only values whose type is certain from the file are reported: literals,
     `len(...)`, arithmetic on known numbers, local variables assigned only such
-    values, parameters annotated `int`, and so on. A value toolret cannot infer
-    is never reported.
+    values, parameters annotated `int` or `float`, calls of functions of the
+    same file whose returns all agree, and so on. Only a binding changes what a
+    name is: `n = len(rows)` stays an `int` after `log.info("%s", n)` or
+    `str(n)`, because passing a value somewhere never changes its type. A
+    variable that is also assigned something else (`n = f"{n} rows"` in a
+    branch), a loop variable, or a function that uses `exec`/`locals()` is not
+    guessed at. A value toolret cannot infer is never reported.
 
     ## Fix safety
     For an `int` or `float` the fix wraps the returned expression in `str()`,
@@ -95,6 +100,48 @@ def get_wait_time(conv, party_size: int):
 """,
         ),
         Example(
+            title="a count that was logged first",
+            path="functions/count_rows.py",
+            code="""\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def count_rows(conv):
+    n = len(conv.state.rows or [])
+    log.info("rows: %s", n)
+    conv.state.row_count = n
+    return n
+""",
+            fixed="""\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def count_rows(conv):
+    n = len(conv.state.rows or [])
+    log.info("rows: %s", n)
+    conv.state.row_count = n
+    return str(n)
+""",
+        ),
+        Example(
+            title="a float parameter, rounded for the log",
+            path="functions/quote_fee.py",
+            code="""\
+def quote_fee(conv, fee: float):
+    conv.log.info(f"fee {round(fee)}")
+    return fee
+""",
+            fixed="""\
+def quote_fee(conv, fee: float):
+    conv.log.info(f"fee {round(fee)}")
+    return str(fee)
+""",
+        ),
+        Example(
             path="flows/booking/functions/is_open.py",
             code="""\
 def is_open(conv, flow):
@@ -143,13 +190,37 @@ def lookup_balance(conv):
 """,
         ),
         Example(
-            title="a local that is mutated is not guessed at",
+            title="a list joined into a str",
             path="functions/summarise.py",
             code="""\
 def summarise(conv):
     parts = ["Order"]
     parts.append(conv.state.order_id)
     return " ".join(parts)
+""",
+        ),
+        Example(
+            title="a count rebound to a sentence in a branch",
+            path="functions/count_rows.py",
+            code="""\
+def count_rows(conv):
+    n = len(conv.state.rows or [])
+    if conv.state.verbose:
+        n = f"You have {n} rows."
+    return n
+""",
+        ),
+        Example(
+            title="a name rebound by a loop, or by code run through `exec`",
+            path="functions/last_total.py",
+            code="""\
+def last_total(conv):
+    total = 0
+    for total in conv.state.totals:
+        pass
+    if conv.state.template:
+        exec(conv.state.template)
+    return total
 """,
         ),
         Example(
