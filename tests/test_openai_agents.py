@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from lint_rules import runner
 from lint_rules.analysis.project import Project
 from lint_rules.cache import ResultCache
-from lint_rules.config import Settings, SettingsResolver
+from lint_rules.config import OpenAIAgentsSettings, Settings, SettingsResolver
 from lint_rules.engine import check_source
 from lint_rules.model import Diagnostic
 
@@ -472,6 +473,123 @@ def test_nested_and_lambda_behaviours() -> None:
     )
     """
     assert found(source) == [("TRV312", 6), ("TRV312", 14)]
+
+
+# ------------------------------------------- a misspelled keyword is still read
+
+MISSPELLED = """\
+from pydantic import BaseModel
+
+from agents import Agent, StopAtTools, ToolsToFinalOutputResult, function_tool
+
+
+class Invoice(BaseModel):
+    number: str
+    total: float
+
+
+@function_tool
+def lookup_invoice(number: str) -> str:
+    return f"Invoice {number}: 120.00"
+
+
+def stop_on_lookup(context, results):
+    return {"is_final_output": True, "final_output": results[0].output}
+
+
+def invoice_from_tool(context, results):
+    return ToolsToFinalOutputResult(is_final_output=True, final_output=f"{results[0].output}")
+
+
+def invoice_model(context, results):
+    invoice = Invoice(number="INV-1", total=120.0)
+    return ToolsToFinalOutputResult(is_final_output=True, final_output=invoice)
+
+
+quick = Agent(name="Quick", tools=[lookup_invoice], tool_use_behaviour="stop_on_first")
+names = Agent(
+    name="Names",
+    tools=[lookup_invoice],
+    tool_use_behaviour=StopAtTools(stop_at_tool_names=["lookup"]),
+)
+custom = Agent(name="Custom", tools=[lookup_invoice], tool_use_behaviour=stop_on_lookup)
+billing = Agent(name="Billing", output_types=Invoice, tool_use_behavior=invoice_from_tool)
+models = Agent(name="Models", output_types=Invoice, tool_use_behaviour=invoice_model)
+"""
+MISSPELLED_FOUND = [
+    ("TRV303", 17),
+    ("TRV305", 21),
+    ("TRV301", 29),
+    ("TRV310", 29),
+    ("TRV302", 33),
+    ("TRV310", 33),
+    ("TRV310", 35),
+    ("TRV310", 36),
+    ("TRV310", 37),
+    ("TRV310", 37),
+]
+
+
+def test_a_misspelled_keyword_is_read_as_the_field_trv310_renames_it_to() -> None:
+    # TRV312 stays silent on line 26: once `output_types` is renamed, `Invoice` is declared.
+    assert found(MISSPELLED) == MISSPELLED_FOUND
+
+
+def test_a_misspelled_keyword_is_read_by_toolret_check_and_flake8(tmp_path: Path) -> None:
+    write(tmp_path, {"pyproject.toml": "", "billing.py": MISSPELLED})
+    assert [(code, row) for _, row, code in check([tmp_path])] == sorted(
+        MISSPELLED_FOUND, key=lambda f: f[1]
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "TRV3", "--format",
+         "%(row)d|%(code)s", "billing.py"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    flake8 = [(code, int(row)) for row, code in (line.split("|") for line in result.stdout.split())]
+    assert sorted(flake8, key=lambda f: f[1]) == sorted(MISSPELLED_FOUND, key=lambda f: f[1])
+
+
+def test_a_misspelled_behaviour_in_another_file_is_read(tmp_path: Path) -> None:
+    main = PROJECT["app/main.py"].replace("tool_use_behavior=", "tool_use_behaviour=")
+    write(tmp_path, {**PROJECT, "app/main.py": main})
+    assert check([tmp_path / "behaviors.py"]) == [("behaviors.py", 5, "TRV305")]
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        # The right spelling is passed too: it is the one read (TRV310 offers no rename).
+        'Agent(name="a", tool_use_behavior="run_llm_again", tool_use_behaviour="stop")',
+        # Two misspellings of one field: which one was meant is not certain.
+        'Agent(name="a", tool_use_behaviour="stop", tool_use_behavor="stop")',
+        # Not close to any field: TRV310 suggests nothing.
+        'Agent(name="a", when_to_stop="stop")',
+        # Another library's Agent.
+        'OtherAgent(name="a", tool_use_behaviour="stop")',
+    ],
+)
+def test_a_misspelling_is_read_only_when_the_rename_is_certain(agent: str) -> None:
+    source = f"""\
+    from agents import Agent
+    from crewai import Agent as OtherAgent
+
+    agent = {agent}
+    """
+    assert [code for code, _ in found(source) if code != "TRV310"] == []
+
+
+@pytest.mark.parametrize(
+    ("declared", "silenced"),
+    [("tool_use_behaviour", {"TRV301", "TRV302", "TRV303"}), ("output_types", {"TRV305"})],
+)
+def test_a_misspelling_declared_a_field_is_not_read(declared: str, silenced: set[str]) -> None:
+    # `extra-agent-arguments`: a newer SDK's own field, whatever it is close to.
+    settings = replace(
+        Settings(), openai_agents=OpenAIAgentsSettings(extra_agent_arguments=(declared,))
+    ).with_overrides(select=["TRV3"])
+    result = check_source(MISSPELLED, "billing.py", settings)
+    expected = [f for f in MISSPELLED_FOUND if f[0] not in silenced and f[0] != "TRV310"]
+    assert [(d.code, d.location.row) for d in result if d.code != "TRV310"] == expected
 
 
 # -------------------------------------------------------- whole-project mode

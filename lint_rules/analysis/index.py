@@ -93,9 +93,11 @@ class AgentUse:
     output_type: DeclaredType
     where: str = ""
     """``main.py:14`` (relative to the project root) for an agent in another file."""
+    misspelled: tuple[str, ...] = ()
+    """The misspelled keywords (``tool_use_behaviour=``) this use was read through."""
 
     def to_json(self) -> list[Any]:
-        return [self.label, self.output_type.to_json(), self.where]
+        return [self.label, self.output_type.to_json(), self.where, list(self.misspelled)]
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,8 @@ class ModuleFacts:
     For the OpenAI Agents SDK (key ``agents``): ``functions`` (top-level
     ``def`` names), ``classes`` (name → declared-type kind), ``imports``
     (local name → qualified name, for following re-exports), ``uses``
-    (``[behaviour reference, type, label, line]`` for each ``Agent(...)`` whose
-    ``tool_use_behavior`` is an imported name) and ``type_refs`` (imported
+    (``[behaviour reference, type, label, line, misspelled keywords]`` for each
+    ``Agent(...)`` whose ``tool_use_behavior`` is an imported name) and ``type_refs`` (imported
     names used as ``output_type``, with how they are displayed).
 
     For the Chat Completions loops (key ``chat``, see
@@ -131,10 +133,11 @@ Extractor = Callable[[str, bytes], ModuleFacts]
 
 
 def wants_full_facts(data: bytes) -> bool:
-    """Whether a file can hold an ``Agent(..., tool_use_behavior=<name>)`` (a byte scan)."""
+    """Whether a file can hold an ``Agent(..., tool_use_behavior=<name>)`` (a byte scan;
+    ``behav`` so that the misspelling TRV310 renames, ``tool_use_behaviour=``, counts)."""
     from lint_rules import prefilter
 
-    return b"tool_use_behavior" in data and prefilter.has_signal("openai_agents", data, "")
+    return b"behav" in data and prefilter.has_signal("openai_agents", data, "")
 
 
 def wants_facts(data: bytes) -> bool:
@@ -324,13 +327,14 @@ class ProjectIndex:
                 types[qualified] = self.resolve_type(path, qualified, display)
             if types:
                 self.types[path] = types
-            for reference, raw_type, label, line in agents.get("uses", ()):
+            for reference, raw_type, label, line, misspelled in agents.get("uses", ()):
                 target = self.resolve_function(path, reference)
                 if target is None:
                     continue
                 declared = _declared(raw_type, types)
                 where = f"{self._relative(path)}:{line}"
-                self.uses.setdefault(target, []).append(AgentUse(label, declared, where))
+                use = AgentUse(label, declared, where, tuple(misspelled))
+                self.uses.setdefault(target, []).append(use)
                 self.named.setdefault("openai_agents", set()).add(target[0])
         for path in sorted(self.modules):
             chat = self.modules[path].get("chat")

@@ -50,12 +50,13 @@ def extract_module(module: ParsedModule, data: bytes, project: Project | None) -
             if agent.output_reference is not None:
                 refs.setdefault(agent.output_reference, agent.output_type.display)
         for arg, reference, declared, label in found.cross_file_uses:
-            agent = next(a for a in found.agents if a.keywords.get("tool_use_behavior") is arg)
+            agent = next(a for a in found.agents if a.argument("tool_use_behavior") is arg)
             line = module.range_of(arg).start.line
             if agent.output_reference is not None:
                 raw: list[Any] = ["ref", agent.output_reference, declared.display]
             else:
                 raw = declared.to_json()
-            facts["uses"].append([reference, raw, label, line])
+            misspelled = list(agent.misspellings("tool_use_behavior", "output_type"))
+            facts["uses"].append([reference, raw, label, line, misspelled])
         facts["type_refs"] = sorted(refs.items())
     return facts

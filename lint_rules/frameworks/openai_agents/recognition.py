@@ -116,6 +116,26 @@ SANDBOX_AGENT_FIELDS = (
     "run_as",
 )
 
+# Keywords other libraries' agents take (and British spelling), and what the SDK calls them.
+INTENDED_AGENT_ARGUMENTS: Mapping[str, str] = {
+    "tool_use_behaviour": "tool_use_behavior",
+    "output_types": "output_type",
+    "output_model": "output_type",
+    "response_format": "output_type",
+    "system_prompt": "instructions",
+    "system_message": "instructions",
+    "instruction": "instructions",
+    "description": "handoff_description",
+    "tool": "tools",
+    "functions": "tools",
+    "handoff": "handoffs",
+    "guardrails": "input_guardrails",
+    "settings": "model_settings",
+    "mcp_server": "mcp_servers",
+}
+# The fields whose value the TRV3xx rules read, also under a certain misspelling.
+READ_THROUGH_MISSPELLING = ("tool_use_behavior", "output_type")
+
 BEHAVIOR_STRINGS = ("run_llm_again", "stop_on_first_tool")
 STOP_AT_TOOLS_KEY = "stop_at_tool_names"
 
@@ -208,9 +228,21 @@ class AgentCall:
     """``None`` when the list is not a display (or a module constant holding one)."""
     tools_complete: bool = False
     """Every tool resolved to a name, no ``*spread``, no MCP servers: names can be compared."""
+    misspelled: dict[str, str] = field(default_factory=dict)
+    """Field → the misspelled keyword it is passed under (``tool_use_behaviour=``) when
+    TRV310's rename is certain: the rules read the value as the field's."""
 
-    def argument(self, keyword: str) -> cst.Arg | None:
-        return self.keywords.get(keyword)
+    def argument(self, keyword: str, extra: frozenset[str] = frozenset()) -> cst.Arg | None:
+        """The argument for field ``keyword``, also under its certain misspelling unless
+        the setting ``extra`` declares that spelling a field of its own."""
+        found = self.keywords.get(keyword)
+        if found is None and self.misspelled.get(keyword) not in (None, *extra):
+            found = self.keywords[self.misspelled[keyword]]
+        return found
+
+    def misspellings(self, *fields: str) -> tuple[str, ...]:
+        """The misspelled keywords the values of ``fields`` were read under."""
+        return tuple(self.misspelled[f] for f in fields if f in self.misspelled)
 
 
 @dataclass
@@ -220,6 +252,16 @@ class Behaviour:
     node: cst.FunctionDef | cst.Lambda = field(repr=False)
     scope: Scope = field(repr=False)
     uses: list[AgentUse] = field(default_factory=list)
+    annotated: bool = False
+    """Annotated to return ``ToolsToFinalOutputResult``: a behaviour whoever uses it."""
+
+    def uses_under(self, extra: frozenset[str]) -> list[AgentUse]:
+        """The uses that stand when the setting ``extra`` (``extra-agent-arguments``)
+        declares some misspelled keywords real fields: a use read through one is gone."""
+        return [use for use in self.uses if not extra.intersection(use.misspelled)]
+
+    def is_behaviour_under(self, extra: frozenset[str]) -> bool:
+        return self.annotated or not self.uses or bool(self.uses_under(extra))
 
     @property
     def name(self) -> str:
@@ -474,7 +516,7 @@ class _Finder(StatementContext):
         if tool_options is not None:
             self.result.tools.append(FunctionTool(node, scope, tool_options))
         if self._returns_result(node):
-            self._add_behaviour(node, scope)
+            self._add_behaviour(node, scope).annotated = True
         self.stack.append((node, scope))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
@@ -518,6 +560,8 @@ class _Finder(StatementContext):
 
     def _agent(self, node: cst.Call, cls: str) -> None:
         keywords, star = _keywords(node)
+        fields = SANDBOX_AGENT_FIELDS if cls == SANDBOX_AGENT else AGENT_FIELDS
+        renames = certain_renames(keywords, fields)
         agent = AgentCall(
             call=node,
             cls=cls,
@@ -525,11 +569,16 @@ class _Finder(StatementContext):
             label=self._label(node, keywords),
             has_star_arguments=star,
             keywords=keywords,
+            misspelled={
+                target: keyword
+                for keyword, target in renames.items()
+                if target in READ_THROUGH_MISSPELLING
+            },
         )
-        agent.output_type, agent.output_reference = self._output_type(keywords.get("output_type"))
+        agent.output_type, agent.output_reference = self._output_type(agent.argument("output_type"))
         self._tools(agent)
         self.result.agents.append(agent)
-        behaviour = keywords.get("tool_use_behavior")
+        behaviour = agent.argument("tool_use_behavior")
         if behaviour is not None:
             self.pending_behaviours.append((agent, behaviour.value))
 
@@ -688,7 +737,8 @@ class _Finder(StatementContext):
             if node is None:
                 reference = self._imported_reference(agent, value)
                 if reference is not None:
-                    arg = agent.keywords["tool_use_behavior"]
+                    arg = agent.argument("tool_use_behavior")
+                    assert arg is not None
                     self.result.cross_file_uses.append(
                         (arg, reference, agent.output_type, agent.label)
                     )
@@ -697,7 +747,8 @@ class _Finder(StatementContext):
             if scope is None:
                 continue
             behaviour = self._add_behaviour(node, scope)
-            behaviour.uses.append(AgentUse(agent.label, agent.output_type))
+            misspelled = agent.misspellings("tool_use_behavior", "output_type")
+            behaviour.uses.append(AgentUse(agent.label, agent.output_type, misspelled=misspelled))
 
     def _behaviour_node(
         self, agent: AgentCall, value: cst.BaseExpression
@@ -841,6 +892,21 @@ def instance_identity(module: ParsedModule, shape: Shape) -> str | None:
     return None
 
 
+def certain_renames(
+    keywords: Mapping[str, cst.Arg], fields: tuple[str, ...], extra: frozenset[str] = frozenset()
+) -> dict[str, str]:
+    """Keyword → field for the unknown keywords TRV310 renames: a suggestion exists, no
+    other unknown keyword suggests the same field, and the field is not passed too."""
+    known = frozenset(fields) | extra
+    unknown = [k for k in keywords if k not in known]
+    targets = [suggest(k, fields, INTENDED_AGENT_ARGUMENTS) for k in unknown]
+    return {
+        keyword: target
+        for keyword, target in zip(unknown, targets, strict=True)
+        if target is not None and targets.count(target) == 1 and target not in keywords
+    }
+
+
 def suggest(word: str, choices: tuple[str, ...], intended: Mapping[str, str]) -> str | None:
     found = intended.get(word.lower())
     if found is not None:
@@ -860,5 +926,6 @@ __all__ = [
     "Behaviour",
     "FunctionTool",
     "ResultCall",
+    "certain_renames",
     "recognise",
 ]

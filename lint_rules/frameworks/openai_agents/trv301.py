@@ -45,6 +45,9 @@ class AgentsInvalidToolUseBehavior(Rule):
     `"run_llm_again"` and `"stop_on_first_tool"` — `"stop"`,
     `"stop_at_first_tool"` — and for values that are neither a string, a
     `StopAtTools` dict nor a callable (a list of tool names, `None`).
+    The keyword is also read under the misspelling TRV310 renames
+    (`tool_use_behaviour=`): the rename is the fix, and then the value's own
+    mistake bites.
 
     ## Why is this bad?
     `Agent.__post_init__` accepts exactly those two strings, a `StopAtTools`
@@ -120,6 +123,21 @@ support = Agent(
 )
 """,
         ),
+        Example(
+            title="under the British spelling TRV310 renames",
+            code="""\
+from agents import Agent
+
+from .tools import lookup_order, refund_order
+
+support_agent = Agent(
+    name="Support",
+    instructions="Look up the order, then refund it if asked.",
+    tools=[lookup_order, refund_order],
+    tool_use_behaviour="stop_after_tool",
+)
+""",
+        ),
     )
     valid = (
         Example(
@@ -183,10 +201,12 @@ b = Agent(name="b", tool_use_behavior=decide)
     )
 
     def check(self, context: AgentsFile, settings: Settings) -> Iterator[Finding]:
+        extra = frozenset(settings.openai_agents.extra_agent_arguments)
         for agent in context.agents:
-            arg = agent.argument("tool_use_behavior")
+            arg = agent.argument("tool_use_behavior", extra)
             if arg is None or arg.keyword is None:
                 continue
+            keyword = arg.keyword.value  # as written: ``tool_use_behaviour`` is read too
             shape = agent.scope.infer(arg.value)
             if shape.kind is Kind.STR and shape.has_literal:
                 value = shape.literal
@@ -203,7 +223,7 @@ b = Agent(name="b", tool_use_behavior=decide)
                 yield Finding(
                     node=arg.keyword,
                     message=(
-                        f'`tool_use_behavior="{value}"` is not a behaviour the SDK knows: '
+                        f'`{keyword}="{value}"` is not a behaviour the SDK knows: '
                         "`Agent(...)` raises `TypeError`"
                         + (hint if suggestion else ' (use "run_llm_again" or "stop_on_first_tool")')
                     ),
@@ -219,7 +239,7 @@ b = Agent(name="b", tool_use_behavior=decide)
                 yield Finding(
                     node=arg.keyword,
                     message=(
-                        f"`tool_use_behavior` is {what}, not a behaviour string, a StopAtTools "
+                        f"`{keyword}` is {what}, not a behaviour string, a StopAtTools "
                         f"dict or a callable: `Agent(...)` raises `TypeError`{advice}"
                     ),
                 )

@@ -29,6 +29,9 @@ class AgentsStopAtToolsMismatch(Rule):
     `StopAtTools(stop_at_tool_names=[...])`) for a misspelled key, for entries
     that are not strings (the tool object instead of its name), and for names
     that match none of the agent's tools.
+    The keyword is also read under the misspelling TRV310 renames
+    (`tool_use_behaviour=`): the rename is the fix, and then the names must
+    still match.
 
     ## Why is this bad?
     The runner reads `tool_use_behavior.get("stop_at_tool_names", [])` and
@@ -113,6 +116,24 @@ writer = Agent(
 )
 """,
         ),
+        Example(
+            title="under the British spelling TRV310 renames",
+            code="""\
+from agents import Agent, StopAtTools, function_tool
+
+
+@function_tool
+def get_forecast(city: str) -> str:
+    return f"Sunny in {city}"
+
+
+forecaster = Agent(
+    name="Forecaster",
+    tools=[get_forecast],
+    tool_use_behaviour=StopAtTools(stop_at_tool_names=["get_weather"]),
+)
+""",
+        ),
     )
     valid = (
         Example(
@@ -187,8 +208,9 @@ orchestrator = Agent(
     )
 
     def check(self, context: AgentsFile, settings: Settings) -> Iterator[Finding]:
+        extra = frozenset(settings.openai_agents.extra_agent_arguments)
         for agent in context.agents:
-            arg = agent.argument("tool_use_behavior")
+            arg = agent.argument("tool_use_behavior", extra)
             if arg is None or arg.keyword is None:
                 continue
             yield from _check_stop_at_tools(context, agent, arg)

@@ -19,6 +19,9 @@ class AgentsBehaviorWrongReturn(Rule):
     `ToolsToFinalOutputResult` — for returns that are certainly not a
     `ToolsToFinalOutputResult`: a dict shaped like one, a bool, a string,
     `None` (also a bare `return` or falling off the end).
+    A callable given under the misspelling TRV310 renames
+    (`tool_use_behaviour=`) is a behaviour function too: the rename is the
+    fix, and then its returns must be right.
 
     ## Why is this bad?
     After the tools of a turn ran, the runner calls the function and raises
@@ -83,6 +86,31 @@ agent = Agent(name="Echo", tool_use_behavior=lambda ctx, results: results[0].out
 agent2 = Agent(name="Echo", tool_use_behavior=lambda ctx, results: {"is_final_output": True})
 """,
         ),
+        Example(
+            title="under the British spelling TRV310 renames",
+            code="""\
+from agents import Agent, function_tool
+
+
+@function_tool
+def search_flights(origin: str, destination: str) -> str:
+    return f"3 flights from {origin} to {destination}"
+
+
+def stop_after_search(context, results):
+    for result in results:
+        if result.tool.name == "search_flights":
+            return {"is_final_output": True, "final_output": result.output}
+    return {"is_final_output": False, "final_output": None}
+
+
+travel_agent = Agent(
+    name="Travel agent",
+    tools=[search_flights],
+    tool_use_behaviour=stop_after_search,
+)
+""",
+        ),
     )
     valid = (
         Example(
@@ -143,7 +171,10 @@ agent = Agent(name="Finisher", tool_use_behavior=behaviour)
     )
 
     def check(self, context: AgentsFile, settings: Settings) -> Iterator[Finding]:
+        extra = frozenset(settings.openai_agents.extra_agent_arguments)
         for behaviour in context.behaviours:
+            if not behaviour.is_behaviour_under(extra):
+                continue
             for node, shape in behaviour.returned:
                 if not wrong_return(shape):
                     continue

@@ -20,6 +20,9 @@ class AgentsFinalOutputTypeMismatch(Rule):
     where a pydantic model, dataclass or other class is declared; anything but
     a dict where a `TypedDict` is declared; a `str` where `list[str]` is
     declared; `AgentOutputSchema(X)` is judged as `X`.
+    The agent's keywords are also read under the misspellings TRV310 renames
+    (`tool_use_behaviour=`, `output_types=`): the rename is the fix, and then
+    the type must match.
 
     ## Why is this bad?
     The SDK documents that `final_output` "must match the `output_type` of the
@@ -103,6 +106,26 @@ quotes = Agent(
 )
 """,
         ),
+        Example(
+            title="an output type given under another library's name",
+            code="""\
+from pydantic import BaseModel
+
+from agents import Agent, ToolsToFinalOutputResult
+
+
+class Invoice(BaseModel):
+    number: str
+    total: float
+
+
+def invoice_from_tool(context, results):
+    return ToolsToFinalOutputResult(is_final_output=True, final_output=str(results[0].output))
+
+
+billing = Agent(name="Billing", output_types=Invoice, tool_use_behavior=invoice_from_tool)
+""",
+        ),
     )
     valid = (
         Example(
@@ -178,13 +201,14 @@ reports = Agent(name="Reports", output_type=Report, tool_use_behavior=report_beh
     )
 
     def check(self, context: AgentsFile, settings: Settings) -> Iterator[Finding]:
+        extra = frozenset(settings.openai_agents.extra_agent_arguments)
         for result, behaviour in final_results(context):
             assert result.final_output is not None
             shape = result.shape(result.final_output)
             if shape is None:
                 continue
             node = result.final_output.keyword or result.final_output.value
-            for use in behaviour.uses:
+            for use in behaviour.uses_under(extra):
                 found = conflict(context.module, use.output_type, shape)
                 if found is None:
                     continue

@@ -7,31 +7,15 @@ from collections.abc import Iterator
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_agents.recognition import (
     AGENT_FIELDS,
+    INTENDED_AGENT_ARGUMENTS,
     SANDBOX_AGENT,
     SANDBOX_AGENT_FIELDS,
     AgentsFile,
+    certain_renames,
     suggest,
 )
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import EditSpec, Example, Finding, FixSpec, Rule
-
-# Keywords other libraries' agents take, and what the SDK calls them.
-_INTENDED = {
-    "tool_use_behaviour": "tool_use_behavior",
-    "output_types": "output_type",
-    "output_model": "output_type",
-    "response_format": "output_type",
-    "system_prompt": "instructions",
-    "system_message": "instructions",
-    "instruction": "instructions",
-    "description": "handoff_description",
-    "tool": "tools",
-    "functions": "tools",
-    "handoff": "handoffs",
-    "guardrails": "input_guardrails",
-    "settings": "model_settings",
-    "mcp_server": "mcp_servers",
-}
 
 
 class AgentsUnknownAgentArgument(Rule):
@@ -172,21 +156,19 @@ assistant = Agent(name="assistant", system_message="Be brief.", llm_config={"mod
             fields = SANDBOX_AGENT_FIELDS if agent.cls == SANDBOX_AGENT else AGENT_FIELDS
             known = frozenset(fields) | extra
             cls = "SandboxAgent" if agent.cls == SANDBOX_AGENT else "Agent"
-            unknown = [(k, a) for k, a in agent.keywords.items() if k not in known]
-            targets = [suggest(k, fields, _INTENDED) for k, _ in unknown]
-            for (keyword, arg), suggestion in zip(unknown, targets, strict=True):
+            renames = certain_renames(agent.keywords, fields, extra)
+            for keyword, arg in agent.keywords.items():
+                if keyword in known:
+                    continue
                 assert arg.keyword is not None
+                suggestion = suggest(keyword, fields, INTENDED_AGENT_ARGUMENTS)
                 hint = f"; did you mean `{suggestion}`?" if suggestion else ""
                 fix = None
-                if (
-                    suggestion is not None
-                    and targets.count(suggestion) == 1
-                    and suggestion not in agent.keywords
-                ):
+                if keyword in renames:
                     fix = FixSpec(
                         title=f"Rename to `{suggestion}`",
                         applicability=Applicability.UNSAFE,
-                        edits=(EditSpec(arg.keyword, suggestion),),
+                        edits=(EditSpec(arg.keyword, renames[keyword]),),
                     )
                 yield Finding(
                     node=arg.keyword,

@@ -21,6 +21,9 @@ class AgentsFinalOutputNotStr(Rule):
     ...)` built by a behaviour function whose agent's `output_type` is unset
     or `str`, for values that are certainly not a `str`: numbers, dicts,
     lists, model instances.
+    The agent's keywords are also read under the misspellings TRV310 renames
+    (`output_types=Plan` declares `Plan`): the value is not converted once the
+    rename is made, so this rule does not ask for `str()`.
 
     ## Why is this bad?
     For such agents the runner silently does `str(final_output)` (openai-agents
@@ -143,9 +146,31 @@ def return_count(context, results) -> ToolsToFinalOutputResult:
     return ToolsToFinalOutputResult(is_final_output=True, final_output=len(results))
 """,
         ),
+        Example(
+            title="an output type given under another library's name (TRV310 renames it)",
+            code="""\
+from pydantic import BaseModel
+
+from agents import Agent, ToolsToFinalOutputResult
+
+
+class Invoice(BaseModel):
+    number: str
+    total: float
+
+
+def invoice_from_tool(context, results):
+    invoice = Invoice(number="INV-1", total=results[0].output)
+    return ToolsToFinalOutputResult(is_final_output=True, final_output=invoice)
+
+
+billing = Agent(name="Billing", output_types=Invoice, tool_use_behavior=invoice_from_tool)
+""",
+        ),
     )
 
     def check(self, context: AgentsFile, settings: Settings) -> Iterator[Finding]:
+        extra = frozenset(settings.openai_agents.extra_agent_arguments)
         for result, behaviour in final_results(context):
             assert result.final_output is not None
             shape = result.shape(result.final_output)
@@ -159,7 +184,7 @@ def return_count(context, results) -> ToolsToFinalOutputResult:
                 continue
             node = result.final_output.keyword or result.final_output.value
             fixed = False
-            for use in behaviour.uses:
+            for use in behaviour.uses_under(extra):
                 if use.output_type.kind not in ("unset", "str"):
                     continue
                 where = f" ({use.where})" if use.where else ""
