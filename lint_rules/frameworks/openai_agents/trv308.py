@@ -94,8 +94,52 @@ def log_visit(city: str):
     print(f"visited {city}")
 """,
         ),
+        Example(
+            title="a list built by appends",
+            code="""\
+from agents import function_tool
+
+DOCS = [{"title": "Refunds", "url": "/refunds"}, {"title": "Shipping", "url": "/shipping"}]
+
+
+@function_tool
+def search_docs(query: str):
+    \"\"\"Search the help centre.\"\"\"
+    hits = []
+    for doc in DOCS:
+        if query.lower() in doc["title"].lower():
+            hits.append({"title": doc["title"], "url": doc["url"]})
+    return hits
+""",
+        ),
     )
     valid = (
+        Example(
+            title="structured outputs appended one by one, and a list filled by a helper",
+            code="""\
+from agents import ToolOutputText, function_tool
+
+NOTES = ["Refunds take 5 days.", "Shipping is free over 50 EUR."]
+
+
+@function_tool
+def notes(topic: str):
+    \"\"\"Notes on a topic, one text block each.\"\"\"
+    blocks = []
+    for note in NOTES:
+        if topic.lower() in note.lower():
+            blocks.append(ToolOutputText(text=note))
+    return blocks
+
+
+@function_tool
+def related(topic: str):
+    \"\"\"Related topics.\"\"\"
+    found = []
+    fill_related(found, topic)
+    return found
+""",
+        ),
         Example(
             code="""\
 import json
