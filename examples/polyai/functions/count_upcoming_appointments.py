@@ -1,4 +1,5 @@
-# toolret example: TRV101 with an int (`len(...)`). upcoming_for_pet() takes
+# toolret example: TRV101 with an int (`len(...)`), still an int after it is logged and
+# stored: a use never changes a value's type. upcoming_for_pet() takes
 # conv: Conversation and returns a list, but it is a helper (not the stem-named
 # function); the lambda's return is not a return of the tool.
 from _gen import *  # <AUTO GENERATED>
@@ -18,4 +19,7 @@ def count_upcoming_appointments(conv: Conversation, pet_name: str):
     if not bookings:
         return f"{pet_name} has no upcoming appointments. Offer to book one."
     conv.state.next_appointment = sorted(bookings, key=lambda a: (a["date"], a["time"]))[0]
-    return len(bookings)  # expect: TRV101
+    count = len(bookings)
+    conv.log.info("%d upcoming appointments for %s", count, pet_name)
+    conv.state.upcoming_count = count
+    return count  # expect: TRV101
