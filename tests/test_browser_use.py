@@ -576,6 +576,94 @@ def test_done_output_needs_the_agent_that_uses_the_action(
     assert codes == (["TRV206"] if expected else [])
 
 
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        # An object's JSON ends in `}`: text after the last placeholder must too.
+        ('f"Done: {title}."', True),
+        ('f"{title} saved"', True),
+        ('f"{title:>20} (draft)"', True),
+        ('f"{title!r} saved"', True),
+        ("f\"{json.dumps({'title': title})}\"", False),
+        ('f"{title}"', False),
+        ('f"{title}\\n"', False),  # an escape: not evaluated, decides nothing
+        ('f"{title}  "', False),  # JSON may end in whitespace
+        ('f\'{{"title": "{title}"}}\'', False),
+        ('f\'{{"title": "{title}"}} \'', False),
+        ('f"{title}}}"', False),
+        ('f"{title}" "."', False),  # implicit concatenation: not judged
+    ],
+)
+def test_done_output_judged_by_the_text_after_the_last_placeholder(
+    content: str, expected: bool
+) -> None:
+    source = "import json\n" + STRUCTURED.format(
+        tools="tools = Tools(output_model=Report)", content=content, main=""
+    )
+    codes = [code for code, _, _ in found(source)]
+    assert codes == (["TRV206"] if expected else [])
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        # A RootModel's JSON need not be an object.
+        "class Report(RootModel[list[str]]):\n    pass",
+        "class Base(RootModel[str]):\n    pass\n\n\nclass Report(Base):\n    pass",
+        # A model whose base is not certainly a plain BaseModel.
+        "class Report(SomeMixin, BaseModel):\n    title: str",
+        # Imported from elsewhere: its JSON is not known here.
+        "from .models import Report",
+    ],
+)
+def test_only_a_model_certainly_serialised_as_an_object_is_judged_by_its_end(
+    model: str,
+) -> None:
+    source = f"""\
+from pydantic import BaseModel, RootModel
+
+from browser_use import ActionResult, Tools
+
+from .mixins import SomeMixin
+
+{model}
+
+
+tools = Tools(output_model=Report)
+
+
+@tools.action("Finish")
+def finish(title: str):
+    return ActionResult(is_done=True, extracted_content=f"{{title}} saved")
+"""
+    assert found(source) == []
+
+
+def test_a_model_of_a_model_is_an_object_too() -> None:
+    source = """\
+    from pydantic import BaseModel
+
+    from browser_use import ActionResult, Tools
+
+
+    class Base(BaseModel):
+        title: str
+
+
+    class Report(Base):
+        pages: int
+
+
+    tools = Tools(output_model=Report)
+
+
+    @tools.action("Finish")
+    def finish(title: str):
+        return ActionResult(is_done=True, extracted_content=f"{title} saved")
+    """
+    assert [code for code, _, _ in found(source)] == ["TRV206"]
+
+
 def test_done_output_in_a_helper_of_the_action_is_not_reported() -> None:
     source = """\
     from pydantic import BaseModel

@@ -35,6 +35,11 @@ async def report_from_table(product: str, price: float, shop: str):
     return ActionResult(is_done=True, success=True, extracted_content=json.dumps(data))
 
 
+@registry.action("Finish with the price shown on the product page")
+async def report_page_price(product: str, price: float):
+    return ActionResult(is_done=True, success=True, extracted_content=f"{product}: {price:.2f} EUR")  # expect: TRV206
+
+
 async def main() -> PriceReport | None:
     agent = Agent(
         task="Find the lowest price of the Sony WH-1000XM5 on three shops",

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
+from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.shapes import Kind, Shape
 
 ACTION_RESULT_FIELDS = (
@@ -110,12 +111,16 @@ def is_literal(shape: Shape | None, value: object) -> bool:
     )
 
 
-def cannot_be_json(node: cst.BaseExpression, shape: Shape) -> bool:
-    """Whether a str value certainly is not JSON text (``json.loads`` would fail).
+def cannot_be_json(node: cst.BaseExpression, shape: Shape, *, an_object: bool = False) -> bool:
+    """Whether a str value certainly is not JSON text (``json.loads`` would fail), or,
+    with ``an_object``, not the JSON of an object.
 
     A literal is parsed; an f-string is judged by the text before its first
     ``{...}``: ``f"Saved {n} rows"`` cannot be JSON, ``f'{{"rows": {n}}}'`` might.
-    Anything else (``json.dumps(...)``, ``.model_dump_json()``, a variable) might be.
+    An object's JSON ends in ``}``, so with ``an_object`` the text after the
+    last ``{...}`` counts too: ``f"Done: {data}."`` cannot be one,
+    ``f"{json.dumps(data)}"`` and ``f'{{"rows": {n}}}'`` might. Anything else
+    (``json.dumps(...)``, ``.model_dump_json()``, a variable) might be.
     """
     if shape.kind is not Kind.STR:
         return False
@@ -131,8 +136,27 @@ def cannot_be_json(node: cst.BaseExpression, shape: Shape) -> bool:
             if not isinstance(part, cst.FormattedStringText):
                 break
             prefix += part.value
-        return _prefix_cannot_start_json(prefix.replace("{{", "{"))
+        if _prefix_cannot_start_json(prefix.replace("{{", "{")):
+            return True
+        return an_object and _suffix_cannot_end_object(node)
     return False
+
+
+def _suffix_cannot_end_object(node: cst.FormattedString) -> bool:
+    """Whether the literal text after an f-string's last ``{...}`` rules out a JSON object:
+    what is left after trailing JSON whitespace is not empty and does not end in ``}``
+    (``}}`` in the source). Escapes are not evaluated: a backslash decides nothing."""
+    suffix = ""
+    for part in reversed(node.parts):
+        if not isinstance(part, cst.FormattedStringText):
+            break
+        suffix = part.value + suffix
+    if not any(isinstance(p, cst.FormattedStringExpression) for p in node.parts):
+        return False  # no placeholder at all: the prefix test has judged the whole text
+    if "\\" in suffix:
+        return False
+    text = suffix.rstrip(" \t\r\n")
+    return bool(text) and not text.endswith("}")
 
 
 _JSON_WORDS = ("true", "false", "null")
@@ -145,3 +169,31 @@ def _prefix_cannot_start_json(prefix: str) -> bool:
     if text[0] in '{["-0123456789':
         return False
     return not any(word.startswith(text[: len(word)]) for word in _JSON_WORDS)
+
+
+_BASE_MODELS = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
+
+
+def is_object_model(module: ParsedModule, model: str, depth: int = 0) -> bool:
+    """Whether ``model`` (an output model's source text) certainly names a pydantic model
+    whose JSON is an object: a class of this module whose bases are all ``BaseModel`` or
+    such classes (a ``RootModel``, a generic or an imported model is not certain)."""
+    cls = module.classes.get(model)
+    if (
+        cls is None
+        or depth > 5
+        or model in module.shadowed
+        or model in module.imports
+        or model in module.functions
+        or not cls.bases
+    ):
+        return False
+    for base in cls.bases:
+        value = base.value
+        if base.keyword is not None or base.star:
+            return False
+        if module.qualified_name(value) in _BASE_MODELS:
+            continue
+        if not (isinstance(value, cst.Name) and is_object_model(module, value.value, depth + 1)):
+            return False
+    return True

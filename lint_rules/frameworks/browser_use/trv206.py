@@ -6,7 +6,11 @@ from collections.abc import Iterator
 
 from lint_rules.config import Settings
 from lint_rules.frameworks.browser_use.recognition import BrowserUseFile
-from lint_rules.frameworks.browser_use.results import cannot_be_json, is_literal
+from lint_rules.frameworks.browser_use.results import (
+    cannot_be_json,
+    is_literal,
+    is_object_model,
+)
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -17,8 +21,12 @@ class BrowserUseDoneOutputMismatch(Rule):
     Checks custom actions that finish the task (`ActionResult(is_done=True,
     ...)`) for an agent with a structured output model — `Agent(...,
     output_model_schema=M)` or `Tools(output_model=M)` — when the action's
-    `extracted_content` is certainly not JSON: a plain sentence, or an
-    f-string such as `f"Saved {n} rows"`.
+    `extracted_content` certainly cannot be JSON of the model: a plain
+    sentence, an f-string such as `f"Saved {n} rows"` (its text before the
+    first placeholder cannot start JSON), or — when the model is a pydantic
+    model of the same file, whose JSON is an object and so ends in `}` — an
+    f-string whose text after the last placeholder does not end in `}`
+    (`f"{n} rows saved."`).
 
     ## Why is this bad?
     The last result's `extracted_content` is the agent's final result, and
@@ -32,7 +40,10 @@ class BrowserUseDoneOutputMismatch(Rule):
     the one built with `output_model=M`, or the one passed as `tools=` /
     `controller=` to the `Agent(..., output_model_schema=M)` in the same file.
     A missing `extracted_content` is not reported (`structured_output` is then
-    `None`, not an error), nor is anything whose text is not known.
+    `None`, not an error), nor is anything whose text is not known:
+    `f"{json.dumps(data)}"` (nothing after the placeholder), text with a
+    backslash escape after it, a `RootModel` or an imported model (its JSON
+    need not be an object).
 
     ## Known problems
     Only agents built in the same file are seen for now; whole-project mode
@@ -95,6 +106,36 @@ registry = controller.registry
 async def no_report():
     message = "No report found"
     return ActionResult(is_done=True, success=False, extracted_content=message)
+""",
+        ),
+        Example(
+            title="text after the last placeholder: an object's JSON ends in `}`",
+            code="""\
+import json
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from browser_use import ActionResult, Agent, Tools
+
+
+class Listings(BaseModel):
+    urls: list[str]
+
+
+tools = Tools()
+
+
+@tools.action("Save the listings and finish")
+async def save_listings(urls: list[str]):
+    path = Path("listings.json")
+    path.write_text(json.dumps(urls))
+    return ActionResult(is_done=True, extracted_content=f"{len(urls)} listings saved to {path}.")
+
+
+async def main(llm):
+    agent = Agent(task="Collect listings", llm=llm, tools=tools, output_model_schema=Listings)
+    return (await agent.run()).structured_output
 """,
         ),
     )
@@ -190,6 +231,43 @@ def finish(prices: list[float], raw: str):
     return ActionResult(is_done=True, extracted_content=raw)
 """,
         ),
+        Example(
+            title="JSON built in an f-string, and a RootModel whose JSON is a list",
+            code="""\
+import json
+
+from pydantic import BaseModel, RootModel
+
+from browser_use import ActionResult, Tools
+
+
+class Listings(BaseModel):
+    urls: list[str]
+
+
+class Prices(RootModel[list[float]]):
+    pass
+
+
+listing_tools = Tools(output_model=Listings)
+price_tools = Tools(output_model=Prices)
+
+
+@listing_tools.action("Finish with the listings")
+def finish_listings(urls: list[str]):
+    return ActionResult(is_done=True, extracted_content=f'{{"urls": {json.dumps(urls)}}}')
+
+
+@listing_tools.action("Finish with the listings as given")
+def finish_raw(urls_json: str):
+    return ActionResult(is_done=True, extracted_content=f"{urls_json}\\n")
+
+
+@price_tools.action("Finish with the prices")
+def finish_prices(prices: list[float]):
+    return ActionResult(is_done=True, extracted_content=f"[{', '.join(map(str, prices))}]")
+""",
+        ),
     )
 
     def check(self, context: BrowserUseFile, settings: Settings) -> Iterator[Finding]:
@@ -207,16 +285,19 @@ def finish(prices: list[float], raw: str):
             content = result.argument("extracted_content")
             if content is None:
                 continue
-            if not cannot_be_json(content.value, result.shape_of(content.value)):
-                continue
             model = context.output_model_for(action)
             if model is None:
+                continue
+            an_object = is_object_model(context.module, model.model)
+            if not cannot_be_json(
+                content.value, result.shape_of(content.value), an_object=an_object
+            ):
                 continue
             yield Finding(
                 node=done.keyword,
                 message=(
-                    f"Action `{action.name}` finishes the task with text that is not JSON, "
-                    f"but the agent's output model is `{model.model}`: "
+                    f"Action `{action.name}` finishes the task with text that cannot be JSON "
+                    f"of the agent's output model `{model.model}`: "
                     "`history.structured_output` raises `ValidationError`; return "
                     "`json.dumps(...)` or `.model_dump_json()`"
                 ),
