@@ -662,9 +662,21 @@ class ChatFile:
                 or collect(function, cst.Yield)
             ):
                 continue
+            # only a parameter read as `p[0]` or `p.tool_calls[0]` can qualify
+            read_first = {
+                name
+                for node in collect(function.body, cst.Subscript, nested=True)
+                if isinstance(node, cst.Subscript) and _is_first(node)
+                for name in (_first_of(node.value),)
+                if name is not None
+            }
+            if not read_first:
+                continue
             params = function.params
             positional = [*params.posonly_params, *params.params]
             for index, param in enumerate([*positional, *params.kwonly_params]):
+                if param.name.value not in read_first:
+                    continue
                 given = _first_call_only(scope, self, param.name.value)
                 if given is not None:
                     at = index if index < len(positional) else None
@@ -1122,6 +1134,13 @@ def _first_call_only(scope: Scope, chat: ChatFile, parameter: str) -> str | None
         if read is not None and any(read is s for s in first):
             return given
     return None
+
+
+def _first_of(node: cst.BaseExpression) -> str | None:
+    """``p`` of ``p`` or ``p.tool_calls`` (what ``[0]`` is taken of)."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "tool_calls":
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
 
 
 def _is_first(node: cst.Subscript) -> bool:

@@ -282,8 +282,6 @@ def run(messages):
         if len(dispatching) != 1:
             return
         registry = dispatching[0]
-        if context.dispatches_dynamically:
-            return  # a tool without an entry may still run (getattr, call_tool)
         if registry.is_globals:
             module = context.module
             if module.star_imports:
@@ -299,9 +297,12 @@ def run(messages):
             if not registry.closed:
                 return
             keys = {key for key, _, _ in registry.entries}
+        missing = [s for s in schemas if s.name is not None and s.name not in keys]
+        if not missing or context.dispatches_dynamically:
+            return  # a tool without an entry may still run (getattr, call_tool)
         handled = context.compared_names
-        for schema in schemas:
-            if schema.name is None or schema.name in keys or schema.name in handled:
+        for schema in missing:
+            if schema.name in handled:
                 continue  # a name compared with a literal is dispatched by an `if`/`match`
             where = "the module's top-level names" if registry.is_globals else f"`{registry.name}`"
             if registry.guarded:
