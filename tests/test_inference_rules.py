@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -213,39 +214,41 @@ def _write(root: Path, relative: str, source: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(
-    ("title", "relative", "source", "expected"), CASES, ids=[c[0] for c in CASES]
-)
-def test_toolret_check(
-    tmp_path: Path, title: str, relative: str, source: str, expected: set[tuple[int, str]]
-) -> None:
-    del title
-    _write(tmp_path, relative, source)
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+def _toolret_check(root: Path, relative: str) -> set[tuple[int, str]]:
+    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "lint_rules", "check", relative, "--no-cache",
          "--output-format", "json", "--select", "ALL"],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
+        cwd=root, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert result.returncode in (0, 1), result.stderr
-    found = {(d["location"]["row"], d["code"]) for d in json.loads(result.stdout)}
-    assert found == expected
+    return {(d["location"]["row"], d["code"]) for d in json.loads(result.stdout)}
 
 
-@pytest.mark.parametrize(
-    ("title", "relative", "source", "expected"), CASES, ids=[c[0] for c in CASES]
-)
-def test_flake8_plugin(
-    tmp_path: Path, title: str, relative: str, source: str, expected: set[tuple[int, str]]
-) -> None:
-    del title
-    path = _write(tmp_path, relative, source)
+def _flake8_plugin(root: Path, relative: str) -> set[tuple[int, str]]:
+    path = root / relative
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    found = {
+    return {
         (row, text.split(" ", 1)[0])
         for row, _, text, _ in ToolretChecker(None, lines, str(path)).run()
     }
-    assert found == expected
+
+
+@pytest.mark.parametrize("front_end", [_toolret_check, _flake8_plugin], ids=["check", "flake8"])
+@pytest.mark.parametrize(
+    ("title", "relative", "source", "expected"), CASES, ids=[c[0] for c in CASES]
+)
+def test_each_front_end_sees_it(
+    tmp_path: Path,
+    front_end: Callable[[Path, str], set[tuple[int, str]]],
+    title: str,
+    relative: str,
+    source: str,
+    expected: set[tuple[int, str]],
+) -> None:
+    del title
+    _write(tmp_path, relative, source)
+    assert front_end(tmp_path, relative) == expected
 
 
 def test_the_str_fix_is_offered_and_idempotent(tmp_path: Path) -> None:

@@ -12,6 +12,12 @@ from lint_rules.analysis.shapes import Kind, Shape, ShapeInference
 
 
 def infer_return(body: str, prelude: str = "", params: str = "conv") -> tuple[Kind, object]:
+    """Kind and literal of the last ``return`` of ``def f(params): body``."""
+    shape = infer_shape(body, prelude, params)
+    return shape.kind, shape.literal if shape.has_literal else None
+
+
+def infer_shape(body: str, prelude: str = "", params: str = "conv") -> Shape:
     """Shape of the last ``return`` of ``def f(params): body``."""
     source = prelude + f"def f({params}):\n" + textwrap.indent(textwrap.dedent(body), "    ")
     module = parse_module(source, "f.py")
@@ -21,8 +27,7 @@ def infer_return(body: str, prelude: str = "", params: str = "conv") -> tuple[Ki
     ]
     value = returns[-1].value
     assert value is not None
-    shape = ShapeInference(module, function).infer(value)
-    return shape.kind, shape.literal if shape.has_literal else None
+    return ShapeInference(module, function).infer(value)
 
 
 def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -167,18 +172,6 @@ def test_literal_values_are_kept() -> None:
 
 # --------------------------------------------------------- value inference v2
 # Only a binding changes what a name is; a use never does (RULES.md, "Value inference").
-
-
-def infer_shape(body: str, prelude: str = "", params: str = "conv") -> Shape:
-    source = prelude + f"def f({params}):\n" + textwrap.indent(textwrap.dedent(body), "    ")
-    module = parse_module(source, "f.py")
-    function = module.functions["f"]
-    returns = [
-        node for node in _walk(function) if isinstance(node, cst.Return) and node.value is not None
-    ]
-    value = returns[-1].value
-    assert value is not None
-    return ShapeInference(module, function).infer(value)
 
 
 @pytest.mark.parametrize(
