@@ -296,6 +296,21 @@ def display_elements(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     return []
 
 
+def answered_id(
+    scope: Scope, message: cst.Dict
+) -> tuple[cst.DictElement, cst.BaseExpression] | None:
+    """A tool message's ``tool_call_id`` entry and the value it reads, a name assigned
+    once in ``scope`` replaced by that value (``call_id = call.id``)."""
+    entry = dict_entry(message, "tool_call_id")
+    if entry is None:
+        return None
+    value = entry.value
+    if isinstance(value, cst.Name):
+        alias = scope.value_of(value.value)
+        value = alias if alias is not None else value
+    return entry, value
+
+
 def fixed_call_id(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """The call whose id ``node`` reads: ``X`` of ``X.id`` or ``X["id"]``."""
     if isinstance(node, cst.Attribute) and node.attr.value == "id":
@@ -1156,14 +1171,10 @@ def _answers_loop_variable(loop: ToolCallsLoop) -> bool:
     variable (``call.id``, ``call["id"]``, or a name assigned once from one): what tells
     a loop over a parameter, or over a name bound more than once, is over tool calls."""
     for message in loop.tool_messages:
-        entry = dict_entry(message, "tool_call_id")
-        if entry is None:
+        found = answered_id(loop.scope, message)
+        if found is None:
             continue
-        value = entry.value
-        if isinstance(value, cst.Name):
-            alias = loop.scope.value_of(value.value)
-            value = alias if alias is not None else value
-        owner = fixed_call_id(value)
+        owner = fixed_call_id(found[1])
         if isinstance(owner, cst.Name) and owner.value == loop.variable:
             return True
     return False

@@ -8,7 +8,7 @@ import libcst as cst
 
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat._loops import HEAD
-from lint_rules.frameworks.openai_chat.recognition import ChatFile, dict_entry
+from lint_rules.frameworks.openai_chat.recognition import ChatFile, answered_id
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -114,13 +114,10 @@ for tool_call in message.tool_calls:
             return
         for loop in context.loops:
             for message in loop.tool_messages:
-                entry = dict_entry(message, "tool_call_id")
-                if entry is None:
+                found = answered_id(loop.scope, message)
+                if found is None:
                     continue
-                value = entry.value
-                if isinstance(value, cst.Name):
-                    alias = loop.scope.value_of(value.value)
-                    value = alias if alias is not None else value
+                entry, value = found
                 if not (isinstance(value, cst.Attribute) and value.attr.value == "id"):
                     continue
                 fixed = value.value
