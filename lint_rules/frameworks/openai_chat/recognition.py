@@ -681,7 +681,7 @@ class ChatFile:
             read_first = {
                 name
                 for node in collect(function.body, cst.Subscript, nested=True)
-                if isinstance(node, cst.Subscript) and _is_first(node)
+                if isinstance(node, cst.Subscript) and is_first_index(node)
                 for name in (_first_of(node.value),)
                 if name is not None
             }
@@ -1110,7 +1110,7 @@ def _first_call_only(scope: Scope, chat: ChatFile, parameter: str) -> str | None
     firsts = [
         n
         for n in collect(function.body, cst.Subscript, nested=True)
-        if isinstance(n, cst.Subscript) and _is_first(n)
+        if isinstance(n, cst.Subscript) and is_first_index(n)
     ]
     attributes = [
         n
@@ -1158,7 +1158,7 @@ def _first_of(node: cst.BaseExpression) -> str | None:
     return node.value if isinstance(node, cst.Name) else None
 
 
-def _is_first(node: cst.Subscript) -> bool:
+def is_first_index(node: cst.Subscript) -> bool:
     """``x[0]``."""
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return False

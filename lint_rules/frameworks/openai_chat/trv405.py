@@ -13,6 +13,7 @@ from lint_rules.frameworks.openai_chat.recognition import (
     ChatFile,
     Scope,
     collect,
+    is_first_index,
     sent_values,
 )
 from lint_rules.model import Severity
@@ -251,12 +252,7 @@ def run(messages):
                 message = scope.tool_calls_of(node.value)
                 if message is None or len(node.slice) != 1:
                     continue
-                index = node.slice[0].slice
-                if (
-                    isinstance(index, cst.Index)
-                    and isinstance(index.value, cst.Integer)
-                    and index.value.value == "0"
-                ):
+                if is_first_index(node):
                     first.setdefault(message, []).append(node)
                     continue
                 other_index.add(message)
