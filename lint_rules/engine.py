@@ -209,7 +209,10 @@ def _has_enabled_rule(framework: str, codes: frozenset[str]) -> bool:
 def _to_diagnostic(rule: Rule, finding: Finding, module: ParsedModule) -> Diagnostic:
     start, end = _span(module, finding.node)
     fix = None
-    if finding.fix is not None:
+    if finding.fix is not None and all(
+        not isinstance(spec.node, cst.BaseExpression) or module.stands_where_reported(spec.node)
+        for spec in finding.fix.edits
+    ):
         edits = []
         for spec in finding.fix.edits:
             edit_start, edit_end = _span(module, spec.node)

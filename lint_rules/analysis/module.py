@@ -15,6 +15,7 @@ lazily — only for files that report something — and never for clean files.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +59,7 @@ class ParsedModule:
     _walked: int = 0
     _starts: list[int] | None = None
     _never_returning: frozenset[str] | None = None
+    _line_starts: list[int] | None = None
 
     # ------------------------------------------------------------------ names
 
@@ -200,13 +202,59 @@ class ParsedModule:
     def code_for(self, node: cst.CSTNode) -> str:
         return self.tree.code_for_node(node)
 
+    def text_at(self, where: CodeRange) -> str:
+        """The source text a range covers (rows split at ``\\n``, ``\\r\\n`` and ``\\r``, as
+        LibCST and CPython split them)."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.source)]
+        starts = self._line_starts
+
+        def offset(position: CodePosition) -> int:
+            line = min(max(position.line, 1), len(starts))
+            return starts[line - 1] + position.column
+
+        return self.source[offset(where.start) : offset(where.end)]
+
+    def stands_where_reported(self, node: cst.BaseExpression) -> bool:
+        """Whether the source text at ``node``'s range is the node's own code (whitespace
+        aside): the check a fix must pass before it edits that range. A position that is
+        wrong for any reason (a parser that dropped a line) fails it."""
+        bare = node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
+        expected = "".join(self.tree.code_for_node(bare).split())
+        return "".join(self.text_at(self.range_of(node)).split()) == expected
+
 
 def parse_module(source: str, path: str) -> ParsedModule:
     """Parse ``source`` (raises ``libcst.ParserSyntaxError``) and index its module level."""
-    tree = cst.parse_module(source)
+    tree = cst.parse_module(libcst_source(source))
     module = ParsedModule(path=path, source=source, tree=tree)
     _index_module(module)
     return module
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BLANK_CONTINUATION = re.compile(r"(?:^|(?<=[\r\n]))[ \t\f]*\\(?=\r\n|\r|\n)")
+"""A line holding nothing but a backslash continuation (and whitespace before it)."""
+
+
+def libcst_source(source: str) -> str:
+    """``source`` as LibCST must be given it for its positions to be CPython's.
+
+    LibCST drops a line that holds only a backslash continuation: the code it
+    generates then lacks that line, every later position is one row early, and a fix
+    would edit the line above the finding. CPython reads such a line as blank (the next
+    line's indentation counts), so it is made blank here — same rows, same columns —
+    when CPython's own tree proves nothing else changed (a backslash line inside a
+    string literal is part of the string, and stays).
+    """
+    if "\\" not in source or _BLANK_CONTINUATION.search(source) is None:
+        return source
+    blanked = _BLANK_CONTINUATION.sub(lambda m: m.group(0)[:-1] + " ", source)
+    try:
+        same = ast.dump(ast.parse(source)) == ast.dump(ast.parse(blanked))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source
+    return blanked if same else source
 
 
 def _index_module(module: ParsedModule) -> None:
