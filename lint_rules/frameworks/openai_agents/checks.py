@@ -9,12 +9,14 @@ import libcst as cst
 from lint_rules.analysis.index import DeclaredType
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.shapes import Kind, Shape
+from lint_rules.config import Settings
 from lint_rules.frameworks.openai_agents.recognition import (
     AGENT,
     HANDOFF,
     RESULT,
     SANDBOX_AGENT,
     TOOL_OUTPUTS,
+    AgentCall,
     AgentsFile,
     Behaviour,
     ResultCall,
@@ -133,6 +135,19 @@ def conflict(module: ParsedModule, declared: DeclaredType, shape: Shape) -> str 
             if element_name not in _ACCEPTS.get(declared.item, frozenset({declared.item})):
                 return f"{name} with a {element_name} element"
     return None
+
+
+def behaviour_arguments(
+    context: AgentsFile, settings: Settings
+) -> Iterator[tuple[AgentCall, cst.Arg]]:
+    """Each agent's ``tool_use_behavior=`` argument, also when written under the
+    misspelling TRV310 renames (``tool_use_behaviour=``): the rename is the fix, and
+    then the value's own mistake bites."""
+    extra = frozenset(settings.openai_agents.extra_agent_arguments)
+    for agent in context.agents:
+        arg = agent.argument("tool_use_behavior", extra)
+        if arg is not None and arg.keyword is not None:
+            yield agent, arg
 
 
 def final_results(context: AgentsFile) -> Iterator[tuple[ResultCall, Behaviour]]:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from lint_rules.analysis.shapes import Kind
 from lint_rules.config import Settings
+from lint_rules.frameworks.openai_agents.checks import behaviour_arguments
 from lint_rules.frameworks.openai_agents.recognition import BEHAVIOR_STRINGS, AgentsFile, suggest
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule, replace_string_literal
@@ -201,11 +202,8 @@ b = Agent(name="b", tool_use_behavior=decide)
     )
 
     def check(self, context: AgentsFile, settings: Settings) -> Iterator[Finding]:
-        extra = frozenset(settings.openai_agents.extra_agent_arguments)
-        for agent in context.agents:
-            arg = agent.argument("tool_use_behavior", extra)
-            if arg is None or arg.keyword is None:
-                continue
+        for agent, arg in behaviour_arguments(context, settings):
+            assert arg.keyword is not None
             keyword = arg.keyword.value  # as written: ``tool_use_behaviour`` is read too
             shape = agent.scope.infer(arg.value)
             if shape.kind is Kind.STR and shape.has_literal:

@@ -10,6 +10,7 @@ import libcst as cst
 from lint_rules.analysis.literals import string_value
 from lint_rules.analysis.shapes import Kind
 from lint_rules.config import Settings
+from lint_rules.frameworks.openai_agents.checks import behaviour_arguments
 from lint_rules.frameworks.openai_agents.recognition import (
     AGENT,
     STOP_AT_TOOLS,
@@ -208,11 +209,7 @@ orchestrator = Agent(
     )
 
     def check(self, context: AgentsFile, settings: Settings) -> Iterator[Finding]:
-        extra = frozenset(settings.openai_agents.extra_agent_arguments)
-        for agent in context.agents:
-            arg = agent.argument("tool_use_behavior", extra)
-            if arg is None or arg.keyword is None:
-                continue
+        for agent, arg in behaviour_arguments(context, settings):
             yield from _check_stop_at_tools(context, agent, arg)
 
 
