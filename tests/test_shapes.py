@@ -361,6 +361,12 @@ def test_tracked_mutations_of_a_dict() -> None:
         assert shape.kind is Kind.DICT and shape.open, body
 
 
+def test_a_module_level_container_filled_here_may_be_filled_elsewhere_too() -> None:
+    prelude = "SEEN = []\n\ndef remember(x):\n    SEEN.append({'x': x})\n\n"
+    shape = infer_shape("SEEN.append(str(conv))\nreturn SEEN", prelude)
+    assert shape.kind is Kind.LIST and shape.item is None
+
+
 def test_instances_lose_their_fields_to_uses_but_immutable_values_do_not() -> None:
     prelude = "from datetime import datetime\n\nclass Model:\n    pass\n\n"
     assert infer_shape("m = Model()\nlog(m)\nreturn m", prelude).kind is Kind.UNKNOWN

@@ -934,7 +934,11 @@ class ShapeInference:
         if value is not None and name not in self._resolving:
             self._resolving.add(name)
             try:
-                return self._after_uses(self.infer_module_level(value), binding)
+                shape = self.infer_module_level(value)
+                if binding is not None and binding.folds and shape.kind in CONTAINER_KINDS:
+                    # Other functions may fill a module-level container too: only its kind.
+                    return Shape(shape.kind, open=True)
+                return self._after_uses(shape, binding)
             finally:
                 self._resolving.discard(name)
         return UNKNOWN
