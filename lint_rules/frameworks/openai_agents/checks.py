@@ -59,6 +59,11 @@ _ACCEPTS = {
 }
 
 
+def with_article(what: str) -> str:
+    """``what`` in backticks after its indefinite article: an `int`, a `dict`."""
+    return f"an `{what}`" if what[0] in "aeiou" else f"a `{what}`"
+
+
 def is_literal(shape: Shape | None, value: object) -> bool:
     return (
         shape is not None

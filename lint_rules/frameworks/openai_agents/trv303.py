@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from lint_rules.config import Settings
-from lint_rules.frameworks.openai_agents.checks import describe, wrong_return
+from lint_rules.frameworks.openai_agents.checks import describe, with_article, wrong_return
 from lint_rules.frameworks.openai_agents.recognition import AgentsFile
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
@@ -198,4 +198,4 @@ agent = Agent(name="Finisher", tool_use_behavior=behaviour)
 def _article(what: str) -> str:
     if what == "None":
         return "`None`"
-    return f"an `{what}`" if what[0] in "aeiou" else f"a `{what}`"
+    return with_article(what)

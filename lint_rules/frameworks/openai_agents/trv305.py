@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from lint_rules.config import Settings
-from lint_rules.frameworks.openai_agents.checks import conflict, final_results
+from lint_rules.frameworks.openai_agents.checks import conflict, final_results, with_article
 from lint_rules.frameworks.openai_agents.recognition import AgentsFile
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
@@ -216,12 +216,8 @@ reports = Agent(name="Reports", output_type=Report, tool_use_behavior=report_beh
                 yield Finding(
                     node=node,
                     message=(
-                        f"`final_output` is {_article(found)} but {use.label}{where} declares "
+                        f"`final_output` is {with_article(found)} but {use.label}{where} declares "
                         f"`output_type={use.output_type.display}`: the runner passes it through "
                         "unchecked, so the caller gets the wrong type"
                     ),
                 )
-
-
-def _article(what: str) -> str:
-    return f"an `{what}`" if what[0] in "aeiou" else f"a `{what}`"

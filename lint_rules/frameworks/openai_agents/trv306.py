@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from lint_rules.analysis.shapes import Kind
 from lint_rules.config import Settings
+from lint_rules.frameworks.openai_agents.checks import with_article
 from lint_rules.frameworks.openai_agents.recognition import AgentsFile
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
@@ -123,5 +124,4 @@ def decide(context, results, settings) -> ToolsToFinalOutputResult:
 def _kind(kind: Kind) -> str:
     if kind is Kind.NONE:
         return "`None`"
-    name = kind.value
-    return f"an `{name}`" if name[0] in "aeiou" else f"a `{name}`"
+    return with_article(kind.value)

@@ -6,7 +6,11 @@ from collections.abc import Iterator
 
 from lint_rules.analysis.shapes import Kind
 from lint_rules.config import Settings
-from lint_rules.frameworks.openai_agents.checks import certain_instance_name, final_results
+from lint_rules.frameworks.openai_agents.checks import (
+    certain_instance_name,
+    final_results,
+    with_article,
+)
 from lint_rules.frameworks.openai_agents.recognition import AgentsFile
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule, wrap_in_str
@@ -200,12 +204,8 @@ billing = Agent(name="Billing", output_types=Invoice, tool_use_behavior=invoice_
                 yield Finding(
                     node=node,
                     message=(
-                        f"`final_output` is {_article(name)} but {use.label}{where} {declared}: "
-                        "the runner silently turns it into `str(value)`"
+                        f"`final_output` is {with_article(name)} but {use.label}{where} "
+                        f"{declared}: the runner silently turns it into `str(value)`"
                     ),
                     fix=fix,
                 )
-
-
-def _article(what: str) -> str:
-    return f"an `{what}`" if what[0] in "aeiou" else f"a `{what}`"
