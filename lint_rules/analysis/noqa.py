@@ -297,7 +297,9 @@ def _scan(source: str) -> tuple[list[tuple[int, bool, str]], dict[int, int]]:
     span_end: dict[int, int] = {}
     first = last = -1
     try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        # Lines end at ``\r\n``, ``\r`` or ``\n``, as for CPython and LibCST: a reader that
+        # split only at ``\n`` would see a CR-only file as one line and no comment on its row.
+        for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
             kind = token.type
             if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
