@@ -83,8 +83,15 @@ def _decode(diagnostics: list[Any]) -> list[Diagnostic] | None:
     """The stored diagnostics as values, or ``None`` when an entry is malformed (a miss)."""
     try:
         return [Diagnostic.from_json(d) for d in diagnostics]
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         return None
+
+
+def _serialise(entries: dict[str, CacheEntry], facts: dict[str, list[Any]]) -> str:
+    return json.dumps(
+        {"files": {path: entry.to_json() for path, entry in entries.items()}, "facts": facts},
+        separators=(",", ":"),
+    )
 
 
 def content_digest(data: bytes) -> str:
@@ -107,8 +114,10 @@ class ResultCache:
             entries = {path: CacheEntry.from_json(entry) for path, entry in raw["files"].items()}
             facts = {path: entry for path, entry in raw["facts"].items() if len(entry) == 5}
             return entries, facts
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            return {}, {}  # absent, or written by something else: start afresh
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            # absent, written by something else, or nested deeper than the JSON reader
+            # recurses: start afresh (the next save replaces it)
+            return {}, {}
 
     def entry(self, path: str) -> CacheEntry | None:
         return self._entries.get(path)
@@ -225,13 +234,12 @@ class ResultCache:
             merged, merged_facts = self._read()  # another run may have written since
             merged.update(self._updates)
             merged_facts.update(self._facts_updates)
-            payload = json.dumps(
-                {
-                    "files": {path: entry.to_json() for path, entry in merged.items()},
-                    "facts": merged_facts,
-                },
-                separators=(",", ":"),
-            )
+            try:
+                payload = _serialise(merged, merged_facts)
+            except (RecursionError, ValueError, TypeError):
+                # what another writer left cannot be written back: keep this run's alone
+                merged, merged_facts = dict(self._updates), dict(self._facts_updates)
+                payload = _serialise(merged, merged_facts)
             fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:

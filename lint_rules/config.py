@@ -731,6 +731,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(_invalid(path, f"TOML parse error: {error}")) from None
+    except RecursionError:  # the TOML reader recurses per nested array or inline table
+        raise ConfigError(_invalid(path, "TOML parse error: nested too deeply")) from None
     return data
 
 
