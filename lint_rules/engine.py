@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import codecs
 import io
+import re
 import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -24,7 +25,7 @@ from typing import Any, Protocol
 
 import libcst as cst
 
-from lint_rules.analysis.module import ParsedModule, parse_module
+from lint_rules.analysis.module import ParsedModule, UnparsableSource, parse_module
 from lint_rules.analysis.noqa import NoqaDirectives
 from lint_rules.analysis.project import Project
 from lint_rules.catalog import DEFAULT_ENABLED
@@ -109,14 +110,21 @@ def check_source(
             if parsed is not None and parsed.source == source and parsed.path == path
             else parse_module(source, path)
         )
+    except UnparsableSource as error:
+        if ParseError.code not in codes:
+            return []
+        row, column = max(error.raw_line, 1), error.raw_column + 1
+        return _filter_noqa(
+            [_engine_diagnostic(ParseError, path, row, column, error.message)], source
+        )
     except cst.ParserSyntaxError as error:
         if ParseError.code not in codes:
             return []
         return _filter_noqa([_parse_error(source, path, error)], source)
-    except RecursionError:
-        if ParseError.code not in codes:
+    except Exception as error:  # parse_module raises nothing else; if it does, go on
+        if InternalError.code not in codes:
             return []
-        return [_engine_diagnostic(ParseError, path, 1, 1, "File is too deeply nested to parse")]
+        return [_internal_error(path, "parsing", error)]
 
     diagnostics: list[Diagnostic] = []
     for framework in signalled:
@@ -134,7 +142,7 @@ def check_source(
                 if InternalError.code in codes:
                     diagnostics.append(_internal_error(path, f"{rule.code} ({rule.name})", error))
                 continue
-            diagnostics.extend(_to_diagnostic(rule, f, module) for f in findings)
+            diagnostics.extend(_positioned(rule, findings, module, codes))
     diagnostics = _dedupe(diagnostics)
     return sorted(_filter_noqa(diagnostics, source), key=Diagnostic.sort_key)
 
@@ -169,7 +177,18 @@ def decode_source(data: bytes) -> str:
     if encoding == "utf-8-sig" or data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :] if data.startswith(codecs.BOM_UTF8) else data
         encoding = "utf-8"
-    return data.decode(encoding)
+    text = data.decode(encoding)
+    if encoding != "utf-8":  # a strict UTF-8 decode never yields a lone surrogate
+        surrogate = _SURROGATE.search(text)
+        if surrogate is not None:  # CPython: SyntaxError, the text cannot be UTF-8
+            raise SyntaxError(
+                f"encoding {encoding!r} decodes it to a lone surrogate "
+                f"U+{ord(surrogate.group()):04X}, which is not text"
+            )
+    return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def describe_tool_functions(
@@ -182,10 +201,13 @@ def describe_tool_functions(
         return reports
     try:
         module = parse_module(source, path)
-    except (cst.ParserSyntaxError, RecursionError):
+    except Exception:  # reported by the check (TRV001/TRV002)
         return reports
     for framework in signalled:
-        reports.extend(framework.describe(module, project))
+        try:
+            reports.extend(framework.describe(module, project))
+        except Exception:  # a recognition that fails on this file: the check reports it
+            continue
     return sorted(reports, key=lambda r: (r.row, r.name))
 
 
@@ -204,6 +226,24 @@ def _rules_of(framework: str) -> tuple[type[Rule], ...]:
 
 def _has_enabled_rule(framework: str, codes: frozenset[str]) -> bool:
     return any(r.code in codes for r in _rules_of(framework))
+
+
+def _positioned(
+    rule: Rule, findings: list[Finding], module: ParsedModule, codes: frozenset[str]
+) -> list[Diagnostic]:
+    """The findings as diagnostics; one TRV002 for the rule's findings whose position
+    (or fix) could not be computed, instead of the run's end."""
+    diagnostics: list[Diagnostic] = []
+    failure: Exception | None = None
+    for finding in findings:
+        try:
+            diagnostics.append(_to_diagnostic(rule, finding, module))
+        except Exception as error:
+            failure = failure or error
+    if failure is not None and InternalError.code in codes:
+        what = f"the positions of {rule.code} ({rule.name})"
+        diagnostics.append(_internal_error(module.path, what, failure))
+    return diagnostics
 
 
 def _to_diagnostic(rule: Rule, finding: Finding, module: ParsedModule) -> Diagnostic:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,114 @@ def test_a_cache_nested_too_deeply_is_ignored_and_replaced(tmp_path: Path) -> No
     assert result.returncode == 1, result.stderr
     assert b"TRV101" in result.stdout
     assert "functions/count.py" in "".join(json.loads(deep.read_text())["files"])  # replaced
+
+
+# ------------------------------------------------------------ item 2: one file, one diagnostic
+
+POLYAI = "def {name}(conv):\n"
+DEEP = {
+    "elif": POLYAI
+    + "    if conv == 0:\n        return 3\n"
+    + "".join(f"    elif conv == {i}:\n        return {i}\n" for i in range(1, 490)),
+    "ifexp": POLYAI + "    return " + " if conv else ".join(str(i) for i in range(490)) + "\n",
+    "sum": POLYAI + "    a = 1\n    b = " + " + ".join(["a"] * 600) + "\n    return 3\n",
+}
+
+
+@pytest.mark.parametrize("kind", DEEP, ids=DEEP.keys())
+def test_deep_but_valid_code_is_checked_with_right_positions(kind: str) -> None:
+    source = DEEP[kind].format(name="f")
+    found = check_source(source, "functions/f.py")
+    assert found and {d.code for d in found} == {"TRV101"}
+    lines = source.splitlines()
+    for diagnostic in found:  # every position holds the returned literal
+        line = lines[diagnostic.location.row - 1]
+        assert line[diagnostic.location.column - 1].isdigit()
+
+
+def test_a_long_implicit_concatenation_in_an_agent_is_checked() -> None:
+    prompt = "".join(f"        'line {i}\\n'\n" for i in range(500))
+    source = (
+        "from agents import Agent\n\nagent = Agent(\n    name='x',\n"
+        f"    tool_use_behavior='stop',\n    instructions=(\n{prompt}    ),\n)\n"
+    )
+    (diagnostic,) = check_source(source, "agent.py")
+    assert (diagnostic.code, diagnostic.location.row, diagnostic.location.column) == (
+        "TRV301",
+        5,
+        5,
+    )
+
+
+@pytest.mark.parametrize("expression", ["x is not.0E-0_0 < 0.", "x in.5", "not.5"])
+def test_valid_code_libcst_rejects_is_one_trv001(expression: str) -> None:
+    source = f"def f(conv):\n    y = {expression}\n    return 3\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        compile(source, "f.py", "exec")  # valid Python
+    (diagnostic,) = check_source(source, "functions/f.py")
+    assert diagnostic.code == "TRV001" and "LibCST cannot parse" in diagnostic.message
+
+
+def test_text_with_a_lone_surrogate_is_one_trv001() -> None:
+    (diagnostic,) = check_source("def f(conv):\n    return '\ud800'\n", "functions/f.py")
+    assert (diagnostic.code, diagnostic.location.row) == ("TRV001", 2)
+
+
+CHAIN = "def f(conv):\n    x = " + " + ".join(["1"] * 1500) + "\n    return 3\n"
+
+
+def test_a_chain_too_long_to_parse_in_bounded_time_is_one_trv001() -> None:
+    (diagnostic,) = check_source(CHAIN, "functions/f.py")
+    assert (diagnostic.code, diagnostic.location.row, diagnostic.location.column) == (
+        "TRV001",
+        2,
+        9,
+    )
+    assert "too long" in diagnostic.message
+    trailers = "def f(conv):\n    x = a" + "[0]" * 501 + "\n    return 3\n"
+    assert [d.code for d in check_source(trailers, "functions/f.py")] == ["TRV001"]
+
+
+FILES: dict[str, bytes] = {
+    "functions/elifs.py": DEEP["elif"].format(name="elifs").encode(),
+    "functions/sums.py": DEEP["sum"].format(name="sums").encode(),
+    "functions/valid.py": b"def valid(conv):\n    y = x in.5\n    return 3\n",
+    "functions/utf7.py": b"# coding: utf-7\ndef utf7(conv):\n    return '+2AA-'\n",
+    "functions/escape.py": b"# coding: raw_unicode_escape\ndef escape(conv):\n"
+    b"    return '\\ud800'\n",
+    "functions/chain.py": CHAIN.replace("def f", "def chain").encode(),
+    "functions/ok.py": b"def ok(conv):\n    return 3\n",
+}
+
+
+def test_the_run_goes_on_past_every_bad_file(tmp_path: Path) -> None:
+    for name, data in FILES.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    result = run_toolret("check", ".", "--no-cache", "--output-format", "json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    found: dict[str, set[str]] = {}
+    for diagnostic in json.loads(result.stdout):
+        name = Path(diagnostic["filename"]).relative_to(tmp_path).as_posix()
+        found.setdefault(name, set()).add(diagnostic["code"])
+    assert found == {
+        "functions/elifs.py": {"TRV101"},
+        "functions/sums.py": {"TRV101"},
+        "functions/valid.py": {"TRV001"},
+        "functions/utf7.py": {"TRV001"},
+        "functions/escape.py": {"TRV001"},
+        "functions/chain.py": {"TRV001"},
+        "functions/ok.py": {"TRV101"},
+    }
+    assert flake8_codes(tmp_path / "functions" / "valid.py") == [(1, "TRV001")]
+    assert flake8_codes(tmp_path / "functions" / "chain.py") == [(2, "TRV001")]
+
+
+@pytest.mark.parametrize("name", ["functions/valid.py", "functions/utf7.py", "functions/chain.py"])
+def test_fix_on_stdin_prints_its_input_when_the_file_cannot_be_checked(
+    tmp_path: Path, name: str
+) -> None:
+    data = FILES[name]
+    result = run_toolret("check", "--fix", "--stdin-filename", name, "-", cwd=tmp_path, stdin=data)
+    assert result.stdout == data, result.stderr

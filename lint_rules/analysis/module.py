@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from lint_rules.analysis.positions import RawRange, statement_ranges
+from lint_rules.analysis.stack import deep_if_needed
 from lint_rules.analysis.walk import iter_nodes
 
 
@@ -60,6 +61,8 @@ class ParsedModule:
     _starts: list[int] | None = None
     _never_returning: frozenset[str] | None = None
     _line_starts: list[int] | None = None
+    _python_tree: ast.Module | None = field(default=None, repr=False)
+    """CPython's tree of ``source`` when ``check_parse_cost`` had to build it."""
 
     # ------------------------------------------------------------------ names
 
@@ -133,8 +136,7 @@ class ParsedModule:
         starts = self._statement_lines()
         owner = None if starts is None else self._statement_owner(node)
         if starts is None or owner is None:
-            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
-            self._positions.update(wrapper.resolve(PositionProvider))
+            self._positions.update(deep_if_needed(_module_positions, self.tree))
             return self._positions[node]
         generated = self._statement_positions.get(owner)
         if generated is None:
@@ -181,7 +183,7 @@ class ParsedModule:
         first line), from CPython's parser; ``None`` when the two parsers disagree."""
         if self._starts is None:
             try:
-                body = ast.parse(self.source).body
+                body = (self._python_tree or ast.parse(self.source)).body
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self._starts = []
                 return None
@@ -200,7 +202,7 @@ class ParsedModule:
         return self._starts or None
 
     def code_for(self, node: cst.CSTNode) -> str:
-        return self.tree.code_for_node(node)
+        return deep_if_needed(self.tree.code_for_node, node)
 
     def text_at(self, where: CodeRange) -> str:
         """The source text a range covers (rows split at ``\\n``, ``\\r\\n`` and ``\\r``, as
@@ -220,16 +222,177 @@ class ParsedModule:
         aside): the check a fix must pass before it edits that range. A position that is
         wrong for any reason (a parser that dropped a line) fails it."""
         bare = node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
-        expected = "".join(self.tree.code_for_node(bare).split())
+        expected = "".join(self.code_for(bare).split())
         return "".join(self.text_at(self.range_of(node)).split()) == expected
 
 
+def _module_positions(tree: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    return MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
+class UnparsableSource(cst.ParserSyntaxError):  # type: ignore[misc]
+    """Source that yields no tree though LibCST reported no syntax error of its own:
+    valid Python its parser rejects (``x in.5``: ``CSTValidationError``), text it
+    cannot encode (lone surrogates), nesting beyond the recursion limit, an expression
+    too long to parse in bounded time (``parse_limits``).
+
+    A ``ParserSyntaxError`` so that every caller that handles one (the engine's
+    TRV001, the runner's parse for index facts) handles this too; ``message`` is the
+    whole TRV001 message and ``raw_line``/``raw_column`` its position (1-based line,
+    0-based column).
+    """
+
+    def __init__(self, message: str, raw_line: int = 1, raw_column: int = 0) -> None:
+        super().__init__(message, lines=("",), raw_line=raw_line, raw_column=raw_column)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+TOO_DEEP = "File is too deeply nested to parse"
+
+
 def parse_module(source: str, path: str) -> ParsedModule:
-    """Parse ``source`` (raises ``libcst.ParserSyntaxError``) and index its module level."""
-    tree = cst.parse_module(libcst_source(source))
-    module = ParsedModule(path=path, source=source, tree=tree)
-    _index_module(module)
+    """Parse ``source`` and index its module level.
+
+    Raises ``libcst.ParserSyntaxError`` (``UnparsableSource`` for every other reason
+    there is no tree), never anything else for any text.
+    """
+    python_tree = check_parse_cost(source)
+    try:
+        tree = cst.parse_module(libcst_source(source))
+    except cst.ParserSyntaxError:
+        raise
+    except RecursionError:
+        raise UnparsableSource(TOO_DEEP) from None
+    except UnicodeError as error:  # LibCST encodes the text: a lone surrogate
+        raise _unencodable(source, error) from None
+    except Exception as error:  # CSTValidationError (valid Python), or anything else
+        raise UnparsableSource(
+            f"LibCST cannot parse this file: {type(error).__name__}: {error}"
+        ) from None
+    module = ParsedModule(path=path, source=source, tree=tree, _python_tree=python_tree)
+    try:
+        _index_module(module)
+    except RecursionError:
+        raise UnparsableSource(TOO_DEEP) from None
     return module
+
+
+def _unencodable(source: str, error: UnicodeError) -> UnparsableSource:
+    """CPython's SyntaxError for text with a lone surrogate, where the first one is."""
+    start = getattr(error, "start", None)
+    if not isinstance(start, int) or getattr(error, "object", None) != source:
+        found = _SURROGATE.search(source)
+        start = found.start() if found is not None else 0
+    line_start = 0
+    line = 1
+    for match in _LINE_BREAK.finditer(source, 0, start):
+        line += 1
+        line_start = match.end()
+    return UnparsableSource(f"SyntaxError: {error}", line, start - line_start)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+MAX_CHAIN = 700
+"""The longest operator chain (``a + b + …``) toolret hands to LibCST (see
+``check_parse_cost``); the rules' own recursion also handles this much."""
+
+MAX_TRAILERS = 500
+"""The longest trailer chain (``x[0][0]…``, ``a.b().c()…``), several times costlier."""
+
+# The characters a link of each kind of chain holds at least one of.
+_CHAIN_CHARACTERS: tuple[tuple[str, ...], ...] = (
+    ("+", "-"),
+    ("*", "/", "%", "@"),
+    ("|",),
+    ("^",),
+    ("&",),
+    ("<<", ">>"),
+    (".", "(", "["),
+)
+_LEVEL: dict[type[ast.operator], int] = {
+    ast.Add: 0, ast.Sub: 0,
+    ast.Mult: 1, ast.Div: 1, ast.FloorDiv: 1, ast.Mod: 1, ast.MatMult: 1,
+    ast.BitOr: 2, ast.BitXor: 3, ast.BitAnd: 4, ast.LShift: 5, ast.RShift: 5,
+}  # fmt: skip
+_TRAILERS = 6
+
+
+def check_parse_cost(source: str) -> ast.Module | None:
+    """Refuse (``UnparsableSource``) source LibCST's parser would take too long on.
+
+    LibCST parses a left-recursive chain (``1 + 1 + …``, ``a.b().c()…``, ``x[0][0]…``)
+    in time quadratic in its length: 1,500 terms take seconds, 4,000 minutes. Here a
+    chain may have at most ``MAX_CHAIN`` links (``MAX_TRAILERS`` for trailers), and the
+    chains of one kind longer than a tenth of that twice its square in squared links:
+    about a second of parsing at most for a file's chains of each kind (see
+    ``benchmarks/chain_bound.py``). A chain of *n* links holds *n* of its kind's
+    characters, so a file with fewer than the limit of each kind is passed by counting (C
+    speed, every file); only a file with more is parsed by CPython (fast on any chain)
+    to measure its chains, and that tree is returned for later use. Source this Python
+    cannot parse goes to LibCST unmeasured.
+    """
+    if len(source) < MAX_TRAILERS or all(
+        sum(source.count(c) for c in chars) < (MAX_TRAILERS if kind == _TRAILERS else MAX_CHAIN)
+        for kind, chars in enumerate(_CHAIN_CHARACTERS)
+    ):
+        return None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None  # LibCST decides (newer syntax than this Python's, or an error)
+    except (RecursionError, MemoryError):
+        raise UnparsableSource(TOO_DEEP) from None
+    work = [0] * (_TRAILERS + 1)
+    continued: set[int] = set()
+    for node in ast.walk(tree):  # parents first: a chain is met at its outermost link
+        kind = _chain_kind(node)
+        if kind is None or id(node) in continued:
+            continue
+        length = 0
+        link: ast.AST | None = node
+        while link is not None and _chain_kind(link) == kind:
+            continued.add(id(link))
+            length += 1
+            link = _inner(link)
+        limit = MAX_TRAILERS if kind == _TRAILERS else MAX_CHAIN
+        if length > limit // 10:  # shorter chains cost what any code of their size does
+            work[kind] += length * length
+            if length > limit or work[kind] > 2 * limit * limit:
+                what = "chain" if length > limit else "chain (with the file's others)"
+                line, offset = getattr(node, "lineno", 1), getattr(node, "col_offset", 0)
+                raise UnparsableSource(
+                    f"Expression too long to analyse: this {what} of {length} operators "
+                    f"or calls is more than LibCST parses in bounded time (its time grows "
+                    f"with the square of a chain's length; limit {limit}); file skipped",
+                    line,
+                    _column(source, line, offset),
+                )
+    return tree
+
+
+def _column(source: str, line: int, offset: int) -> int:
+    """The code-point column of UTF-8 byte ``offset`` on ``line`` (CPython's ``col_offset``)."""
+    text = source.splitlines()[line - 1] if 0 < line <= source.count("\n") + 1 else ""
+    return len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "replace"))
+
+
+def _chain_kind(node: ast.AST) -> int | None:
+    if isinstance(node, ast.BinOp):
+        return _LEVEL.get(type(node.op))
+    if isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        return _TRAILERS
+    return None
+
+
+def _inner(node: ast.AST) -> ast.AST | None:
+    if isinstance(node, ast.BinOp):
+        return node.left
+    if isinstance(node, ast.Call):
+        return node.func
+    return getattr(node, "value", None)
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -18,6 +18,8 @@ from types import TracebackType
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from lint_rules.analysis.stack import deep_if_needed
+
 _NEWLINE = re.compile(r"\r\n?|\n")  # position_provider.NEWLINE_RE
 
 RawRange = tuple[int, int, int, int]
@@ -28,6 +30,10 @@ def statement_ranges(statement: cst.CSTNode, module: cst.Module) -> dict[int, Ra
     """``id(node)`` → range of every node of ``statement``, as if the statement
     began the file (line 1, column 0), equal to what ``PositionProvider``
     records for it there."""
+    return deep_if_needed(_record, statement, module)
+
+
+def _record(statement: cst.CSTNode, module: cst.Module) -> dict[int, RawRange]:
     state = PositionRecorder(module.default_indent, module.default_newline)
     statement._codegen(state)
     return state.ranges
@@ -109,6 +115,8 @@ class _SyntacticPosition:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        if kind is not None:
+            return  # generation failed (out of recursion): what it left is never read
         state = self.state
         ranges = state.ranges
         if self.start_node is None:
