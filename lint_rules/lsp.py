@@ -61,20 +61,29 @@ import asyncio
 import bisect
 import difflib
 import functools
+import json
 import logging
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, NamedTuple
 
 try:
     from cattrs import ClassValidationError, transform_error
     from lsprotocol import types
-    from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+    from pygls.exceptions import (
+        JsonRpcException,
+        JsonRpcInvalidParams,
+        JsonRpcInvalidRequest,
+        JsonRpcParseError,
+        JsonRpcServerNotInitialized,
+    )
+    from pygls.io_ import StdoutWriter
     from pygls.lsp.server import LanguageServer
     from pygls.protocol import LanguageServerProtocol
     from pygls.uris import to_fs_path
@@ -132,6 +141,184 @@ _SEVERITY = {
 
 # ------------------------------------------------------------------ JSON-RPC robustness
 
+_MESSAGE_LIMIT = 64 * 1024 * 1024
+"""The largest message body held in memory (bytes); a longer one is dropped as it streams by."""
+_HEADER_LINE_LIMIT = 8192
+"""A header line longer than this is garbage (real headers are a few dozen bytes)."""
+_HEADER_LINE = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:[ \t]*(.*?)[ \t]*")
+_CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
+# A complete Content-Length header line. It cannot occur in a JSON text: outside strings
+# it is no JSON token, and a string cannot hold a raw line break. Seen inside a body, it
+# means the body's length was wrong and the next message starts there.
+_HEADER_IN_BODY = re.compile(
+    rb"content-length[ \t]{0,16}:[ \t]{0,16}\d{1,20}[ \t]{0,16}\r?\n", re.IGNORECASE
+)
+_READ_SIZE = 65536
+_READ_AHEAD = 4
+"""Chunks read from stdin before the event loop has taken them."""
+_HEADER_IN_BODY_SPAN = 128
+"""Longer than any match of ``_HEADER_IN_BODY``: what is scanned again when bytes arrive."""
+_NAME_SPAN = 32
+"""Longer than any match of ``_CONTENT_LENGTH``: what is kept of skipped bytes."""
+
+
+class _Event(NamedTuple):
+    """What :class:`_Framer` found: a message body, a framing problem, or both."""
+
+    body: bytes | None
+    problem: str | None
+
+
+class _Framer:
+    """LSP's base protocol (``Content-Length: N\\r\\n`` headers, a blank line, N bytes of
+    body) cut out of a byte stream, recovering from whatever the stream holds.
+
+    pygls' reader keeps no state it can recover: a frame without ``Content-Length``
+    makes it read the next frame's header as body bytes, garbage lines are skipped
+    only while they happen to end at a line break, and it reads a body with one
+    ``read(N)`` of whatever N the header claimed (``MemoryError`` and the process
+    exits). Here every problem is reported and the stream is *resynchronised*:
+
+    * a line that is not a header, a header block without ``Content-Length``, or a
+      length that is not a number: skip to the next ``Content-Length:``, wherever it
+      is (a body without length usually runs straight into the next header);
+    * a body longer than ``limit``: dropped as it streams by, never held;
+    * a ``Content-Length`` header line *inside* a body (the length was too long and
+      swallowed the next message): the body ends there and the next frame starts.
+    Blank lines between frames are skipped; header names are case-insensitive and a
+    bare ``\\n`` ends a header line as well as ``\\r\\n``.
+    """
+
+    def __init__(self, limit: int = _MESSAGE_LIMIT) -> None:
+        self.limit = limit
+        self.buffer = bytearray()
+        self._in_headers = False
+        self._length: int | None = None
+        self._body: int | None = None
+        """In a body: its length (held in ``buffer`` until complete)."""
+        self._scanned = 0
+        """In a body: how much of it was searched for a header."""
+        self._dropping = 0
+        """In an oversized body: how many of its bytes are still to come."""
+        self._lost = False
+        """Skipping to the next ``Content-Length:``."""
+
+    def feed(self, data: bytes) -> list[_Event]:
+        """Take the next bytes of the stream; what they complete, in order."""
+        self.buffer += data
+        events: list[_Event] = []
+        while self._step(events):
+            pass
+        return events
+
+    def _step(self, events: list[_Event]) -> bool:
+        """Make one step of progress on the buffer; whether another may follow."""
+        if self._lost:
+            return self._resync()
+        if self._dropping:
+            return self._drop()
+        if self._body is not None:
+            return self._read_body(events)
+        return self._read_header(events)
+
+    def _read_header(self, events: list[_Event]) -> bool:
+        end = self.buffer.find(b"\n")
+        if end < 0:
+            if len(self.buffer) > _HEADER_LINE_LIMIT:
+                return self._lose(events, "a header line too long to be one", 1)
+            return False
+        line = bytes(self.buffer[:end]).rstrip(b"\r")
+        if not line:
+            del self.buffer[: end + 1]
+            if not self._in_headers:
+                return True  # a blank line between frames
+            if self._length is None:
+                return self._lose(events, "a message without a Content-Length header", 0)
+            return self._start_body(events, self._length)
+        match = _HEADER_LINE.fullmatch(line)
+        if match is None or _CONTENT_LENGTH.search(line, 1):  # "garbageContent-Length: 9"
+            return self._lose(events, f"bytes that are not a header: {line[:60]!r}", 1)
+        if _CONTENT_LENGTH.match(line):
+            value = match.group(1)
+            if not value.isdigit() or not value.isascii():
+                return self._lose(events, f"a Content-Length that is no length: {line[:60]!r}", 1)
+            self._length = int(value)
+        self._in_headers = True
+        del self.buffer[: end + 1]
+        return True
+
+    def _start_body(self, events: list[_Event], length: int) -> bool:
+        self._in_headers, self._length = False, None
+        if length > self.limit:
+            events.append(
+                _Event(
+                    None,
+                    f"a message of {length} bytes (Content-Length), over the limit of "
+                    f"{self.limit}: dropped",
+                )
+            )
+            self._dropping = length
+            return True
+        self._body, self._scanned = length, 0
+        return True
+
+    def _read_body(self, events: list[_Event]) -> bool:
+        assert self._body is not None
+        length = self._body
+        complete = len(self.buffer) >= length
+        # Once complete, look a little past the end too: a header that starts inside
+        # the body (a length a few bytes too long) ends beyond it.
+        end = min(len(self.buffer), length + _HEADER_IN_BODY_SPAN) if complete else length
+        start = max(self._scanned - _HEADER_IN_BODY_SPAN, 0)
+        header = _HEADER_IN_BODY.search(self.buffer, start, end)
+        if header is not None and header.start() >= length:
+            header = None  # the next frame, right where it should be
+        if header is None and not complete:
+            self._scanned = len(self.buffer)
+            return False
+        if header is not None:
+            # The length swallowed the next message: what precedes its header may well
+            # be the whole body (it is answered as a parse error if it is not).
+            cut = header.start()
+            problem = f"a Content-Length of {length} running into the next message's header"
+        else:
+            cut, problem = length, None
+        events.append(_Event(bytes(self.buffer[:cut]), problem))
+        del self.buffer[:cut]
+        self._body = None
+        return True
+
+    def _drop(self) -> bool:
+        span = min(len(self.buffer), self._dropping)
+        header = _HEADER_IN_BODY.search(self.buffer, 0, span)
+        if header is not None:
+            drop = header.start()
+            self._dropping = 0
+        elif span == self._dropping:
+            drop = span
+            self._dropping = 0
+        else:
+            drop = max(span - _HEADER_IN_BODY_SPAN, 0)
+            self._dropping -= drop
+        del self.buffer[:drop]
+        return self._dropping == 0
+
+    def _lose(self, events: list[_Event], problem: str, start: int) -> bool:
+        """Framing is lost: skip to the next ``Content-Length:`` from ``buffer[start:]``."""
+        events.append(_Event(None, f"{problem}; skipped to the next Content-Length header"))
+        self._in_headers, self._length, self._lost = False, None, True
+        del self.buffer[:start]
+        return True
+
+    def _resync(self) -> bool:
+        found = _CONTENT_LENGTH.search(self.buffer)
+        if found is None:
+            del self.buffer[: max(len(self.buffer) - _NAME_SPAN, 0)]
+            return False
+        del self.buffer[: found.start()]
+        self._lost = False
+        return True
+
 
 class _Answered:
     """What a request that was already answered with an error deserialises to."""
@@ -143,13 +330,86 @@ _ANSWERED = _Answered()
 
 
 class ToolretProtocol(LanguageServerProtocol):
-    """pygls' protocol, answering requests whose params cannot be deserialised.
+    """pygls' protocol, answering every request it is sent and reading bodies itself.
 
-    pygls parses a message with ``json.loads(body, object_hook=structure_message)``
-    and, when ``structure_message`` raises, reports the error out of band
-    (``window/showMessage``): the request's id is lost and the client waits for
-    an answer forever. JSON-RPC 2.0 asks for an error response instead.
+    * A request whose params cannot be deserialised: pygls would report the error out
+      of band (``window/showMessage``) and lose the request's id, so the client
+      waits for an answer forever; JSON-RPC 2.0 asks for an error response instead.
+    * A body that is not UTF-8, not JSON or not a JSON-RPC message
+      (:meth:`receive`): a parse error (-32700) or invalid request (-32600), with the
+      request's id where one can be read, and the next message is read as usual.
+    * The lifecycle, as the LSP specification has it: before ``initialize`` a request
+      is answered ``ServerNotInitialized`` (-32002) and a notification other than
+      ``exit`` is dropped; a second ``initialize`` and any request after ``shutdown``
+      are answered ``InvalidRequest`` (-32600), never left unanswered.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.initialize_received = False
+
+    def receive(self, body: bytes) -> None:
+        """Handle one message body as the transport cut it out; never raises an
+        ``Exception`` (``SystemExit`` ends the server on ``exit``)."""
+        try:
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError as error:
+                self._refuse_undecodable(body, error)
+                return
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError) as error:
+                self._answer(None, JsonRpcParseError(f"Parse error: {_one_line(error)}"))
+                return
+            if not _is_message(data):
+                self._refuse_invalid(data)
+                return
+            if not self._in_turn(data):
+                return
+            self.handle_message(self.structure_message(data))
+        except JsonRpcException as error:  # a notification pygls could not deserialise
+            logger.warning("Dropped a notification: %s", error.message)
+            self._server._report_server_error(error, JsonRpcException)
+        except BrokenPipeError:
+            raise
+        except Exception:
+            logger.exception("Handling a message failed")
+
+    def _refuse_undecodable(self, body: bytes, error: UnicodeDecodeError) -> None:
+        reason = f"the message is not valid UTF-8 (byte {error.start} of {len(body)})"
+        try:  # the id, if the rest of the message can be read
+            data = json.loads(body.decode("utf-8", "replace"))
+        except (ValueError, RecursionError):
+            data = None
+        msg_id = _message_id(data)
+        if isinstance(data, dict) and isinstance(data.get("method"), str):
+            if msg_id is None:
+                logger.warning("Dropped a %r notification: %s", data["method"], reason)
+                return
+            logger.warning("Answered request %r: %s", msg_id, reason)
+        elif msg_id is not None and msg_id in self._request_futures:
+            # The client's answer to a request of ours: fail that request, or it waits forever.
+            self._request_futures.pop(msg_id).set_exception(JsonRpcParseError(reason))
+            logger.warning("The client's response to %r: %s", msg_id, reason)
+            return
+        self._answer(msg_id, JsonRpcParseError(f"Parse error: {reason}"))
+
+    def _refuse_invalid(self, data: Any) -> None:
+        msg_id = _message_id(data)
+        if msg_id is None and isinstance(data, dict) and isinstance(data.get("method"), str):
+            logger.warning("Dropped a %r notification that is not JSON-RPC 2.0", data["method"])
+            return
+        self._answer(msg_id, JsonRpcInvalidRequest("Invalid request: not a JSON-RPC 2.0 message"))
+
+    def _answer(self, msg_id: int | str | None, error: JsonRpcException) -> None:
+        """Answer request ``msg_id`` (``None``: one whose id is unknown) with ``error``."""
+        if msg_id is None:  # pygls would leave the null id out; JSON-RPC wants it there
+            logger.warning("Answered a message with id null: %s", error.message)
+            error_object = {"code": error.code, "message": error.message}
+            self._send_data({"jsonrpc": "2.0", "id": None, "error": error_object})
+        else:
+            self._send_response(msg_id, None, error.to_response_error())
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
@@ -161,18 +421,66 @@ class ToolretProtocol(LanguageServerProtocol):
                 details = "; ".join(transform_error(error.__cause__, path="$.params"))
                 error = JsonRpcInvalidParams(f"Invalid params for {data['method']}: {details}")
             logger.warning("Answered request %r with %s", data.get("id"), error.message)
-            msg_id = data["id"] if isinstance(data["id"], int | str) else None
-            self._send_response(msg_id, None, error.to_response_error())  # type: ignore[arg-type]
+            self._answer(_message_id(data), error)
             return _ANSWERED
+
+    def _in_turn(self, data: dict[str, Any]) -> bool:
+        """Whether a message may be handled now (before its params are deserialised: a
+        request before ``initialize`` is ``ServerNotInitialized`` whatever its params)."""
+        method = data.get("method")
+        if method is None:  # a response
+            return True
+        if "id" not in data:  # a notification
+            if method == types.EXIT or self.initialize_received:
+                return True
+            logger.warning("Dropped a %r notification sent before initialize", method)
+            return False
+        refusal: JsonRpcException | None = None
+        if not self.initialize_received and method != types.INITIALIZE:
+            refusal = JsonRpcServerNotInitialized(
+                f"Server not initialized: {method} before initialize"
+            )
+        elif self.initialize_received and method == types.INITIALIZE:
+            refusal = JsonRpcInvalidRequest("Invalid request: initialize was already sent")
+        elif self._shutdown:
+            refusal = JsonRpcInvalidRequest(f"Invalid request: {method} after shutdown")
+        if refusal is None:
+            return True
+        logger.warning("Answered request %r: %s", data["id"], refusal.message)
+        self._answer(_message_id(data), refusal)
+        return False
 
     def handle_message(self, message: Any) -> None:
         if message is _ANSWERED:
             return
+        if getattr(message, "method", None) == types.INITIALIZE and hasattr(message, "id"):
+            self.initialize_received = True
         super().handle_message(message)
 
 
 def _is_request(data: dict[str, Any]) -> bool:
     return "jsonrpc" in data and "id" in data and "method" in data
+
+
+def _is_message(data: Any) -> bool:
+    """Whether ``data`` has a JSON-RPC 2.0 message's shape (its params are pygls' business)."""
+    if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":
+        return False
+    if "method" in data:
+        return isinstance(data["method"], str)
+    return "id" in data and ("result" in data or "error" in data)
+
+
+def _message_id(data: Any) -> int | str | None:
+    """The id of a (possibly malformed) message, if it has a usable one."""
+    msg_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(msg_id, bool) or not isinstance(msg_id, int | str):
+        return None
+    return msg_id
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 # ------------------------------------------------------------------ positions
@@ -325,6 +633,75 @@ class ToolretLanguageServer(LanguageServer):
         self._facts: dict[str, tuple[tuple[int, int], ModuleFacts]] = {}
         self._index_roots: tuple[Path, ...] = ()
         self._register_features()
+        self.exit_code = 1
+        """The process's exit code once :meth:`start_io` returns (0: ``shutdown``, then the end)."""
+
+    # -- transport ----------------------------------------------------------
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve one client on ``stdin``/``stdout`` until ``exit`` or the end of its input.
+
+        pygls' reading loop is replaced (see :class:`_Framer` and
+        :meth:`ToolretProtocol.receive`): no input makes the server go deaf. It ends
+        with :attr:`exit_code` set, 0 after ``shutdown`` and 1 otherwise (the codes
+        the LSP specifies for ``exit``), and a line on stderr when the client went
+        away without saying so, so that the client can tell and restart it.
+        """
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            self.exit_code = asyncio.run(self._serve(stdin or sys.stdin.buffer))
+        except SystemExit as exited:  # the ``exit`` notification (pygls' handler)
+            self.exit_code = exited.code if isinstance(exited.code, int) else 1
+        except BrokenPipeError:
+            logger.error("stdout is closed: the client is gone; exiting")
+            self.exit_code = 1
+        except KeyboardInterrupt:
+            self.exit_code = 1
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+    async def _serve(self, stdin: BinaryIO) -> int:
+        protocol = self.protocol
+        assert isinstance(protocol, ToolretProtocol)
+        loop = asyncio.get_running_loop()
+        chunks: asyncio.Queue[bytes] = asyncio.Queue()
+        room = threading.Semaphore(_READ_AHEAD)
+        read = _chunk_reader(stdin)
+
+        def pump() -> None:
+            """On a daemon thread: a blocked read never keeps the process from exiting."""
+            while True:
+                room.acquire()
+                try:
+                    chunk = read()
+                except (OSError, ValueError) as error:
+                    logger.error("Reading stdin failed: %s", error)
+                    chunk = b""
+                try:
+                    loop.call_soon_threadsafe(chunks.put_nowait, chunk)
+                except RuntimeError:  # the loop is closed: the server is exiting
+                    return
+                if not chunk:
+                    return
+
+        threading.Thread(target=pump, name="toolret-lsp-stdin", daemon=True).start()
+        framer = _Framer()
+        while True:
+            chunk = await chunks.get()
+            room.release()
+            if not chunk:
+                break
+            for body, problem in framer.feed(chunk):
+                if problem is not None:
+                    logger.warning("Malformed input from the client: %s", problem)
+                if body is not None:
+                    protocol.receive(body)
+                    await asyncio.sleep(0)  # let the handlers it started run
+        if protocol._shutdown:
+            return 0
+        logger.error("The client closed stdin without shutdown and exit; exiting")
+        return 1
 
     # -- features -----------------------------------------------------------
 
@@ -765,6 +1142,22 @@ class ToolretLanguageServer(LanguageServer):
 # ------------------------------------------------------------------ helpers
 
 
+def _chunk_reader(stream: BinaryIO) -> Callable[[], bytes]:
+    """A function returning the next bytes of ``stream`` as soon as any arrive (``b""``: its end).
+
+    The file descriptor is read directly where there is one: a thread blocked in a
+    buffered reader holds its lock, which the interpreter would wait for at exit.
+    """
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        read1 = getattr(stream, "read1", None)
+        if callable(read1):
+            return lambda: bytes(read1(_READ_SIZE))
+        return stream.readline
+    return lambda: os.read(fd, _READ_SIZE)
+
+
 def _path_of(uri: str) -> str:
     """The file system path of a ``file:`` URI; ``""`` for an unsaved buffer."""
     if not uri.startswith("file:"):
@@ -860,7 +1253,9 @@ def main() -> None:
         level=logging.WARNING,
         format="toolret lsp: %(levelname)s %(name)s: %(message)s",
     )
-    ToolretLanguageServer().start_io()
+    server = ToolretLanguageServer()
+    server.start_io()
+    sys.exit(server.exit_code)
 
 
 if __name__ == "__main__":
