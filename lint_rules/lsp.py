@@ -118,6 +118,7 @@ DEBOUNCE_SECONDS = 0.3
 """How long typing must pause before a changed buffer is checked again (push mode)."""
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _PYTHON_SUFFIXES = (".py", ".pyi")
 # The files whose change can change diagnostics of open documents: config files and
 # the text files a PolyAI project's prompts and YAML live in (analysis.project).
@@ -829,7 +830,7 @@ class ToolretLanguageServer(LanguageServer):
             return None
         document = self.workspace.get_text_document(uri)
         source = state.source
-        if document.source != source:
+        if _source_of(document) != source:
             return None  # changed while it was checked: the client will ask again
         codec = document.position_codec
         only = params.context.only
@@ -848,7 +849,7 @@ class ToolretLanguageServer(LanguageServer):
             fixes.is_applicable(finding) for finding, _ in state.findings
         ):
             fixed = await self._run(self._fix_all, uri, source)
-            if fixed != source and self.workspace.get_text_document(uri).source == source:
+            if fixed != source and _source_of(self.workspace.get_text_document(uri)) == source:
                 actions.append(
                     types.CodeAction(
                         title=f"{SOURCE}: Fix all auto-fixable problems",
@@ -902,7 +903,7 @@ class ToolretLanguageServer(LanguageServer):
         """The document's state, checked for its current text (``None``: not Python)."""
         document = self.workspace.get_text_document(uri)
         try:
-            source = document.source
+            source = _source_of(document)
         except Exception:  # not open, and not a file on disk (or no path at all)
             return None
         if not _is_python(document):
@@ -1163,6 +1164,14 @@ def _path_of(uri: str) -> str:
     if not uri.startswith("file:"):
         return ""
     return to_fs_path(uri) or ""
+
+
+def _source_of(document: TextDocument) -> str:
+    """The document's text as it would be saved: a lone surrogate (JSON can carry one,
+    and an editor's UTF-16 buffer can hold one) becomes U+FFFD, as a UTF-8 encoder
+    writes it. One code point and one UTF-16 unit for another: no position moves.
+    """
+    return _SURROGATE.sub("\ufffd", document.source)
 
 
 def _file_name(uri: str) -> str:

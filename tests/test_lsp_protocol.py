@@ -358,6 +358,20 @@ def test_second_initialize_is_invalid_request(server: Server) -> None:
     server.finish()
 
 
+# ------------------------------------------------------------------ document text
+
+
+def test_lone_surrogate_in_a_document_is_checked_not_an_internal_error(server: Server) -> None:
+    uri = function_uri(server.root)
+    server.open(uri, SOURCE.format("\ud800"))  # json.dumps writes it as "\ud800"
+    diagnostics = server.diagnostics(uri)
+    assert [d["code"] for d in diagnostics] == ["TRV101"]
+    # The surrogate is one UTF-16 unit: the return value starts where it would without it.
+    column = len('    label = "x"; return ')
+    assert diagnostics[0]["range"]["start"] == {"line": 2, "character": column}
+    server.finish()
+
+
 # ------------------------------------------------------------------ the framer itself
 
 
