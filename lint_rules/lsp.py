@@ -48,6 +48,14 @@ What it does
   request would never be answered. :class:`ToolretProtocol` answers it with the
   JSON-RPC error (``InvalidParams``, -32602, for params that do not fit the
   method's type) and goes on with the next message.
+* It never goes deaf on bad input. The server reads stdin itself (pygls' reader
+  loses framing for good, or exits): a frame without ``Content-Length``, garbage,
+  a length that swallows the next message or one too large to hold are skipped
+  up to the next ``Content-Length`` header (:class:`_Framer`); a body that is not
+  UTF-8, JSON or a JSON-RPC message is answered -32700/-32600 where it has an id.
+  The lifecycle is the specification's: ``ServerNotInitialized`` (-32002) before
+  ``initialize``, ``InvalidRequest`` after ``shutdown``; it exits 0 on ``exit``
+  after ``shutdown``, 1 otherwise, with a line on stderr if stdin just closes.
 
 Document sync is *full*, not incremental: pygls 2.1 applies incremental changes
 on ``str.splitlines`` lines, which also break at form feeds, ``\\x1c``-``\\x1e``,
