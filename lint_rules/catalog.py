@@ -13,6 +13,7 @@ from typing import Final
 DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV001": True,
     "TRV002": True,
+    "TRV003": True,
     "TRV101": True,
     "TRV102": True,
     "TRV103": True,

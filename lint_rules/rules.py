@@ -92,7 +92,7 @@ class Rule:
 
 
 class EngineRule(Rule):
-    """Codes the engine itself reports (TRV001, TRV002); they have no ``check``."""
+    """Codes the engine itself reports (TRV001, TRV002, TRV003); they have no ``check``."""
 
     framework = "engine"
 
@@ -137,11 +137,38 @@ class InternalError(EngineRule):
     message = "A rule crashed on this file"
 
 
+class IoError(EngineRule):
+    """
+    ## What it does
+    Reports a path toolret was asked to check, or a file of the project it
+    needed to read, that could not be read: it does not exist, permissions
+    forbid it, a symbolic link is dangling or loops, or it is not a regular
+    file at all (a named pipe, a device, a socket), or a project text file
+    (a PolyAI prompt or YAML file, a `.gitignore`) is larger than toolret's
+    read limit. The message is the operating system's reason.
+
+    ## Why is this bad?
+    toolret cannot check what it cannot read, and a path that silently
+    produced no diagnostics would look clean. Like ruff's `E902`, the
+    diagnostic is reported at line 1 of the path and every other file of the
+    run is still checked; the exit code is 1, not the usage error's 2.
+    toolret reads only regular files: a named pipe or a link to `/dev/zero`
+    would otherwise block the run forever or read until memory runs out.
+    Deselecting `TRV003` turns these diagnostics into warnings on stderr, as
+    ruff does for `E902`.
+    """
+
+    code = "TRV003"
+    name = "io-error"
+    severity = Severity.ERROR
+    message = "A path to check, or a project file toolret reads, could not be read"
+
+
 def all_rules() -> tuple[type[Rule], ...]:
     """Every rule, engine codes first, sorted by code."""
     from lint_rules.frameworks import framework_modules
 
-    rules: list[type[Rule]] = [ParseError, InternalError]
+    rules: list[type[Rule]] = [ParseError, InternalError, IoError]
     for module in framework_modules():
         rules.extend(module.RULES)
     return tuple(sorted(rules, key=lambda r: r.code))
