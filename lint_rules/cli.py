@@ -3,10 +3,11 @@
 Thin by design: flags become :class:`~lint_rules.config.Settings` overrides,
 the runner checks, :mod:`lint_rules.fixes` fixes (``check --fix``, ``fix``,
 ``--diff``), a format renders. Exit codes are ruff's: 0 clean (or everything
-fixed), 1 diagnostics remain (TRV001/TRV002 included; with
+fixed), 1 diagnostics remain (TRV001/TRV002/TRV003 included - a missing or
+unreadable path is a ``TRV003``, as ruff's ``E902``; with
 ``--exit-non-zero-on-fix`` also when something was fixed; with ``--diff``
 when something would be fixed), 2 the run itself failed (usage,
-configuration, a missing path, a fixed file that could not be written).
+configuration, a fixed file that could not be written).
 Nothing ever prompts: the commands run unattended under pre-commit and CI.
 """
 
@@ -14,9 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -218,7 +220,10 @@ def check(
                 from lint_rules import runner
 
                 for path in runner.iter_files(targets, resolver, force_exclude=force_exclude):
-                    click.echo(str(Path(path).absolute()))
+                    if not os.path.lexists(path):  # as in ruff: a warning, not listed
+                        _warn(f"Failed to check {path}: No such file or directory")
+                        continue
+                    click.echo(_printable(str(Path(path).absolute())))
             else:
                 _show_tool_functions(targets, resolver, project, force_exclude)
         except (ConfigError, DiscoveryError) as error:
@@ -263,6 +268,8 @@ class _RunOptions:
     respect_gitignore: bool | None
     exclude: tuple[str, ...]
     extend_exclude: tuple[str, ...]
+    warned: set[str] = field(default_factory=set)
+    """Warnings already printed (a ``fix`` runs the check more than once)."""
 
     @property
     def applicability(self) -> FixableApplicability:
@@ -330,7 +337,7 @@ def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Proj
 
         cache = ResultCache(options.cache_dir or Path.cwd() / CACHE_DIR_NAME)
     try:
-        return runner.run(
+        result = runner.run(
             list(options.paths) or [Path(".")],
             resolver,
             force_exclude=options.force_exclude,
@@ -340,6 +347,29 @@ def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Proj
         )
     except (ConfigError, DiscoveryError) as error:
         _fail(str(error))
+    for warning in result.warnings:
+        if warning not in options.warned:
+            options.warned.add(warning)
+            _warn(warning)
+    return result
+
+
+def _warn(message: str) -> None:
+    click.echo(_printable(f"warning: {message}"), err=True)
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_NOT_ESCAPES = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+
+
+def _printable(text: str) -> str:
+    """``text`` as valid UTF-8 can carry it: what a non-UTF-8 file name decoded to
+    (``os.fsdecode``'s escapes) becomes U+FFFD, one per invalid sequence - what
+    ruff prints for such a name in every format, JSON included."""
+    if _SURROGATES.search(text) is None:
+        return text
+    text = _NOT_ESCAPES.sub("\ufffd", text)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 # A bar only when parsing will take a while and someone is watching stderr.
@@ -394,14 +424,15 @@ def _report(
             fixable_applicability=applicability,
             show_fix_hint=not options.fix,
         )
+    text = _printable(body + summary)
     if options.output_file is not None and not err:
         try:
             options.output_file.parent.mkdir(parents=True, exist_ok=True)
-            options.output_file.write_text(body + summary, encoding="utf-8")
+            options.output_file.write_text(text, encoding="utf-8")
         except OSError as error:
             _fail(f"cannot write {options.output_file}: {error.strerror or error}")
         return
-    click.echo(body + summary, nl=False, err=err)
+    click.echo(text, nl=False, err=err)
 
 
 def _checker(
@@ -453,7 +484,7 @@ def _fix_paths(
                 line = f"error: {problem.describe(shown)}"
                 if line not in reported:  # a later round meets the same problem again
                     reported.add(line)
-                    click.echo(line, err=True)
+                    click.echo(_printable(line), err=True)
             write_failed = write_failed or outcome.write_error
             if outcome.result is None:
                 continue
@@ -563,7 +594,7 @@ def _print_diffs(outcomes: Sequence[FileFix], *, stdin_name: Path | None = None)
             label = str(stdin_name) if stdin_name else "-"
         else:
             label = _relative(Path(outcome.path), cwd)
-        click.echo(unified_diff(result.original, result.source, label), nl=False)
+        click.echo(_printable(unified_diff(result.original, result.source, label)), nl=False)
         click.echo("")
 
 
@@ -573,20 +604,24 @@ def _show_tool_functions(
     from lint_rules import runner
     from lint_rules.analysis.project import Project
     from lint_rules.engine import decode_source, describe_tool_functions
+    from lint_rules.fileio import read_regular
 
     assert isinstance(project, Project)
     cwd = Path.cwd()
     for path in runner.iter_files(targets, resolver, force_exclude=force_exclude):
         try:
-            source = decode_source(path.read_bytes())
-        except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+            source = decode_source(read_regular(path))
+        except OSError as error:
+            _warn(f"Failed to check {path}: {error.strerror or error}")
+            continue
+        except (SyntaxError, UnicodeDecodeError, LookupError):
             continue
         absolute = path.absolute()
         for report in describe_tool_functions(source, str(absolute), resolver(path), project):
             shown = _relative(absolute, cwd)
             status = "tool" if report.is_tool else "not a tool"
             label = f"{report.name} [{report.framework}, {status}]"
-            click.echo(f"{shown}:{report.row}: {label} {report.reason}")
+            click.echo(_printable(f"{shown}:{report.row}: {label} {report.reason}"))
 
 
 def _relative(path: Path, cwd: Path) -> str:

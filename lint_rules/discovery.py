@@ -34,6 +34,15 @@ a project unpacked from an archive is still filtered. Not read: the global ``cor
 
 Symbolic links to directories are not followed (no cycles, no escaping the
 tree); links to files are checked like files.
+
+What cannot be read is the runner's to report (``TRV003 io-error``, ruff's
+``E902``), never a reason to stop: a path given on the command line that does
+not exist is yielded like any other and fails when it is read, and so is a
+``*.py`` entry of a walked directory that is neither a file nor a directory
+(a dangling or looping symbolic link, a named pipe, a device) - ruff reports
+those too. Ignore files are read only when they are regular files of sane size
+(a ``.gitignore`` that is a FIFO would block the walk forever): one that cannot
+be read is passed to ``on_error`` and the walk goes on as if it were absent.
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ from pathlib import Path
 
 # The bracket-class helpers are shared with config's globs: one parser for ``[...]``.
 from lint_rules.config import Settings, _class_end, _class_to_regex
+from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
 
 __all__ = ["PYTHON_SUFFIXES", "DiscoveryError", "GitignoreFile", "discover"]
 
@@ -53,7 +63,16 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 
 
 class DiscoveryError(Exception):
-    """A path given to ``check`` does not exist: a usage error (exit 2)."""
+    """Kept for callers that catch it: ``discover`` no longer raises it. A path that
+    does not exist is yielded and reported when read (``TRV003``), as ruff does."""
+
+
+ErrorSink = Callable[[Path, OSError], None]
+"""Told of each ignore file that exists but cannot be read (the walk goes on)."""
+
+
+def _ignore_error(path: Path, error: OSError) -> None:
+    """The default sink: an unreadable ignore file counts as absent."""
 
 
 # ---------------------------------------------------------------------------
@@ -143,12 +162,22 @@ class GitignoreFile:
         self._patterns = tuple(pattern for pattern in parsed if pattern is not None)
 
     @classmethod
-    def read(cls, path: Path, base: Path) -> GitignoreFile | None:
-        """Load ``path``; ``None`` when it is missing, unreadable or has no patterns."""
+    def read(
+        cls, path: Path, base: Path, on_error: ErrorSink = _ignore_error
+    ) -> GitignoreFile | None:
+        """Load ``path``; ``None`` when it is missing, unreadable or has no patterns.
+
+        Only a regular file is read (a FIFO named ``.gitignore`` would block);
+        ``on_error`` hears of one that exists but cannot be read.
+        """
         try:
-            text = path.read_text(encoding="utf-8", errors="surrogateescape")
-        except OSError:
+            data = read_regular(path, limit=TEXT_FILE_LIMIT)
+        except FileNotFoundError:
             return None
+        except OSError as error:
+            on_error(path, error)
+            return None
+        text = data.decode("utf-8", errors="surrogateescape")
         loaded = cls(base, text.splitlines())
         return loaded if loaded._patterns else None
 
@@ -168,35 +197,38 @@ class GitignoreFile:
 class _IgnoreStack:
     """The ignore files in force in one directory, lowest precedence first."""
 
-    __slots__ = ("_files",)
+    __slots__ = ("_files", "_on_error")
 
-    def __init__(self, files: tuple[GitignoreFile, ...]) -> None:
+    def __init__(
+        self, files: tuple[GitignoreFile, ...], on_error: ErrorSink = _ignore_error
+    ) -> None:
         self._files = files
+        self._on_error = on_error
 
     @classmethod
-    def for_directory(cls, directory: Path) -> _IgnoreStack:
+    def for_directory(cls, directory: Path, on_error: ErrorSink = _ignore_error) -> _IgnoreStack:
         """Everything that applies inside ``directory``, read from its ancestors."""
         chain = [directory, *directory.parents]
         repository = next((path for path in chain if (path / ".git").exists()), None)
         top = chain.index(repository) if repository is not None else len(chain) - 1
         files: list[GitignoreFile] = []
         if repository is not None:
-            files.extend(_info_exclude(repository))
+            files.extend(_info_exclude(repository, on_error))
         for path in reversed(chain[: top + 1]):
-            loaded = GitignoreFile.read(path / ".gitignore", path)
+            loaded = GitignoreFile.read(path / ".gitignore", path, on_error)
             if loaded is not None:
                 files.append(loaded)
-        return cls(tuple(files))
+        return cls(tuple(files), on_error)
 
     def enter(self, directory: Path, names: set[str]) -> _IgnoreStack:
         """The stack inside child ``directory``, whose entries are ``names``."""
         # In a nested repository the outer one's patterns stop at its border.
-        files = tuple(_info_exclude(directory)) if ".git" in names else self._files
+        files = tuple(_info_exclude(directory, self._on_error)) if ".git" in names else self._files
         if ".gitignore" in names:
-            loaded = GitignoreFile.read(directory / ".gitignore", directory)
+            loaded = GitignoreFile.read(directory / ".gitignore", directory, self._on_error)
             if loaded is not None:
                 files = (*files, loaded)
-        return _IgnoreStack(files) if files is not self._files else self
+        return _IgnoreStack(files, self._on_error) if files is not self._files else self
 
     def is_ignored(self, path: Path, is_dir: bool) -> bool:
         posix = path.as_posix()
@@ -210,26 +242,31 @@ class _IgnoreStack:
         return False
 
 
-def _info_exclude(repository: Path) -> list[GitignoreFile]:
+def _info_exclude(repository: Path, on_error: ErrorSink = _ignore_error) -> list[GitignoreFile]:
     git = repository / ".git"
     git_dir = git
     if git.is_file():
         # A worktree or submodule: ``.git`` is a file that names the real git directory.
         try:
-            first = git.read_text(encoding="utf-8").splitlines()[0]
+            first = _read_small(git).splitlines()[0]
         except (OSError, IndexError, UnicodeDecodeError):
             return []
         if not first.startswith("gitdir:"):
             return []
         git_dir = (repository / first.removeprefix("gitdir:").strip()).resolve()
         try:
-            common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+            common = _read_small(git_dir / "commondir").strip()
         except (OSError, UnicodeDecodeError):
             common = ""
         if common:
             git_dir = (git_dir / common).resolve()
-    loaded = GitignoreFile.read(git_dir / "info" / "exclude", repository)
+    loaded = GitignoreFile.read(git_dir / "info" / "exclude", repository, on_error)
     return [loaded] if loaded is not None else []
+
+
+def _read_small(path: Path) -> str:
+    """A small git metadata file as text (only a regular file is read)."""
+    return read_regular(path, limit=TEXT_FILE_LIMIT).decode("utf-8")
 
 
 # ---------------------------------------------------------------------------
@@ -241,6 +278,7 @@ def discover(
     *,
     settings_for: Callable[[Path], Settings],
     force_exclude: bool = False,
+    on_error: ErrorSink = _ignore_error,
 ) -> Iterator[Path]:
     """The files to check for ``paths``, in a deterministic order, each once.
 
@@ -248,17 +286,17 @@ def discover(
     ``config.SettingsResolver``). ``force_exclude`` (the CLI flag) or the
     governing ``force-exclude`` setting applies excludes to explicit paths.
     Yielded paths keep the form they were given in (relative stays relative).
-    Every path is checked for existence before anything is yielded: a missing
-    one raises ``DiscoveryError`` from this call.
+    A path that does not exist is yielded too (ruff lints it and reports
+    ``E902``); ``on_error`` hears of ignore files that cannot be read.
     """
-    for path in paths:
-        if not os.path.lexists(path):
-            raise DiscoveryError(f"{path}: No such file or directory")
-    return _discover(list(paths), settings_for, force_exclude)
+    return _discover(list(paths), settings_for, force_exclude, on_error)
 
 
 def _discover(
-    paths: list[Path], settings_for: Callable[[Path], Settings], force_exclude: bool
+    paths: list[Path],
+    settings_for: Callable[[Path], Settings],
+    force_exclude: bool,
+    on_error: ErrorSink,
 ) -> Iterator[Path]:
     seen: set[Path] = set()
     for given in paths:
@@ -268,9 +306,9 @@ def _discover(
             continue
         if absolute.is_dir():
             outer = (
-                _IgnoreStack.for_directory(absolute.parent)
+                _IgnoreStack.for_directory(absolute.parent, on_error)
                 if absolute.parent != absolute
-                else _IgnoreStack(())
+                else _IgnoreStack((), on_error)
             )
             yield from _walk(given, absolute, settings_for, outer, seen)
         elif absolute not in seen:
@@ -318,7 +356,7 @@ def _walk(
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
             # Only Python files and directories matter: decide before any matching.
-            if not is_dir and not (name.endswith(PYTHON_SUFFIXES) and entry.is_file()):
+            if not is_dir and not (name.endswith(PYTHON_SUFFIXES) and _is_python_file(entry)):
                 continue
         except OSError:
             continue
@@ -333,3 +371,15 @@ def _walk(
         elif path not in seen:
             seen.add(path)
             yield shown / name
+
+
+def _is_python_file(entry: os.DirEntry[str]) -> bool:
+    """Whether a ``*.py`` entry is checked: a file, or something that only looks like one
+    (a dangling or looping link, a FIFO, a device) - reading it reports ``TRV003``, as
+    ruff's ``E902``. A link to a directory is not followed."""
+    try:
+        if entry.is_file():
+            return True
+        return not entry.is_dir()
+    except OSError:  # a link that loops
+        return True

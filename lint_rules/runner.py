@@ -23,12 +23,26 @@ collector is off during the passes, with a young collection after each file.
 Each file's result is a value (:class:`FileResult`), never an exception that
 escapes the loop, and the output order is the discovery order whatever the
 workers' timing.
+
+Only regular files are read (:func:`~lint_rules.fileio.read_regular`): the
+``stat`` every file gets anyway says whether it is one, and the read checks the
+opened descriptor again. A path that cannot be read - missing, forbidden, a
+dangling or looping link, a FIFO, a device - is one ``TRV003 io-error`` for that
+path (ruff's ``E902``) and the run goes on; so is a project text file the run
+needed (a ``.gitignore``, a PolyAI prompt or YAML file) that exists but cannot
+be read. With ``TRV003`` deselected each becomes a warning, as in ruff. A path
+named on the command line that cannot be decoded as Python source is a
+``TRV001`` whatever it mentions (CPython would reject it); walked files keep the
+rule that a file without a framework signal is never reported on.
 """
 
 from __future__ import annotations
 
 import gc
+import io
 import os
+import stat
+import tokenize
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -47,7 +61,8 @@ from lint_rules.analysis.project import Project
 from lint_rules.cache import CacheEntry, FileStamp, ResultCache, content_digest
 from lint_rules.catalog import DEFAULT_ENABLED, frameworks_enabled
 from lint_rules.config import Settings, SettingsResolver
-from lint_rules.discovery import discover
+from lint_rules.discovery import ErrorSink, discover
+from lint_rules.fileio import not_regular_error, read_regular
 from lint_rules.model import Diagnostic, Location
 
 if TYPE_CHECKING:
@@ -115,9 +130,15 @@ class RunResult:
 
 
 def iter_files(
-    paths: Sequence[Path], resolver: SettingsResolver, *, force_exclude: bool
+    paths: Sequence[Path],
+    resolver: SettingsResolver,
+    *,
+    force_exclude: bool,
+    on_error: ErrorSink | None = None,
 ) -> Iterator[Path]:
-    return discover(paths, settings_for=resolver, force_exclude=force_exclude)
+    if on_error is None:
+        return discover(paths, settings_for=resolver, force_exclude=force_exclude)
+    return discover(paths, settings_for=resolver, force_exclude=force_exclude, on_error=on_error)
 
 
 class _Selection:
@@ -208,7 +229,14 @@ def run(
     given: list[_Given] = []
     to_extract: list[tuple[_Given, bytes]] = []
     facts: dict[str, ModuleFacts] = {}
-    for found in iter_files(paths, resolver, force_exclude=force_exclude):
+    side_errors: dict[str, OSError] = {}
+    """Project files (ignore files, PolyAI text) that exist but cannot be read."""
+    explicit = {os.path.abspath(path) for path in paths}
+
+    def side_error(path: Path, error: OSError) -> None:
+        side_errors.setdefault(os.path.abspath(path), error)
+
+    for found in iter_files(paths, resolver, force_exclude=force_exclude, on_error=side_error):
         name = os.path.abspath(found)
         settings = selection.settings(name)
         keys = selection.frameworks(settings, name)
@@ -217,10 +245,15 @@ def run(
         if not keys:
             continue
         try:
-            stamp = FileStamp.of(os.stat(name))
+            status = os.stat(name)
         except OSError as error:
-            slots[-1] = _unreadable(name, error, keys)
+            slots[-1] = _io_error(name, error, settings, result)
             continue
+        if not stat.S_ISREG(status.st_mode):
+            refused = not_regular_error(name, status.st_mode)
+            slots[-1] = _io_error(name, refused, settings, result)
+            continue
+        stamp = FileStamp.of(status)
         item = _Given(len(slots) - 1, name, settings, keys, stamp)
         indexed = index_project and any(key in _INDEXED for key in keys)
         context = project.facts_context(name) if cache is not None and indexed else ""
@@ -229,11 +262,15 @@ def run(
             item.cached = cache.valid_entry(name, stamp, settings.fingerprint())
         if item.cached is None or (indexed and known_facts is None):
             try:
-                with open(name, "rb") as handle:
-                    data = handle.read()
+                data = read_regular(name)
             except OSError as error:
-                slots[-1] = _unreadable(name, error, keys)
+                slots[-1] = _io_error(name, error, settings, result)
                 continue
+            if name in explicit:
+                undecodable = _undecodable(name, data, settings)
+                if undecodable is not None:  # never cached: a warm run reads it again
+                    slots[-1] = undecodable
+                    continue
             if item.cached is None and cache is not None:
                 item.cached = cache.valid_entry(name, stamp, settings.fingerprint(), data)
             if indexed and known_facts is None:
@@ -338,10 +375,9 @@ def run(
             continue  # without the bytes in hand, ``FileResult.text()`` reads them if asked
         if not item.read:
             try:
-                with open(item.path, "rb") as handle:
-                    data = handle.read()
+                data = read_regular(item.path)
             except OSError as error:
-                slots[item.index] = _unreadable(item.path, error, item.keys)
+                slots[item.index] = _io_error(item.path, error, item.settings, result)
                 continue
             item.signalled = not use_prefilter or prefilter.signalled(
                 item.keys, data, item.path, item.settings
@@ -352,10 +388,9 @@ def run(
         named = any(project.names_file(key, item.path) for key in item.keys)
         if item.data is None and named:
             try:
-                with open(item.path, "rb") as handle:
-                    item.data = handle.read()
+                item.data = read_regular(item.path)
             except OSError as error:
-                slots[item.index] = _unreadable(item.path, error, item.keys)
+                slots[item.index] = _io_error(item.path, error, item.settings, result)
                 continue
         if item.data is None:
             if cache is not None:
@@ -388,7 +423,24 @@ def run(
     if cache is not None:
         cache.save()
     result.files = [r for r in slots if r is not None and r.diagnostics]
+    result.files.extend(_side_errors(side_errors, project, selection, result))
     return result
+
+
+def _side_errors(
+    errors: dict[str, OSError], project: Project, selection: _Selection, result: RunResult
+) -> Iterator[FileResult]:
+    """TRV003 for each project file the run needed but could not read (an ignore file,
+    a PolyAI prompt or YAML file), once per path, after the files of the run."""
+    for polyai in project.polyai_projects.values():
+        for path, error in polyai.unreadable:
+            errors.setdefault(path, error)
+    reported = {f.path for f in result.files}
+    for path in sorted(errors):
+        if path not in reported:
+            found = _io_error(path, errors[path], selection.settings(path), result)
+            if found is not None:
+                yield found
 
 
 def _store(
@@ -450,8 +502,7 @@ def _build_index(
             known = cache.facts(name, stamp, context) if cache is not None else None
             if known is None:
                 try:
-                    with open(name, "rb") as handle:
-                        data = handle.read()
+                    data = read_regular(name)
                 except OSError:
                     continue
                 known = dict(_extract(name, data, project).data)
@@ -719,8 +770,7 @@ def _with_source(result: FileResult, data: bytes | None) -> FileResult:
 
 def _read_text(path: str) -> str | None:
     try:
-        with open(path, "rb") as handle:
-            return _decoded(handle.read())
+        return _decoded(read_regular(path))
     except OSError:
         return None
 
@@ -734,17 +784,22 @@ def _decoded(data: bytes) -> str | None:
         return None
 
 
-def _unreadable(path: str, error: OSError, keys: tuple[str, ...]) -> FileResult | None:
-    """TRV001 for a file that cannot be read, if its path alone could make it a tool file."""
-    if not prefilter.signalled(keys, b"", path):
+def _io_error(
+    path: str, error: OSError, settings: Settings, result: RunResult
+) -> FileResult | None:
+    """``TRV003`` for a path that cannot be read (ruff's ``E902``), or, with the code
+    deselected for it, a warning: either way the run goes on."""
+    reason = error.strerror or str(error)
+    if "TRV003" not in settings.enabled_codes_for(Path(path), DEFAULT_ENABLED):
+        result.warnings.append(f"Failed to check {path}: {reason}")
         return None
-    return FileResult(
+    found = FileResult(
         path,
         [
             Diagnostic(
-                code="TRV001",
-                name="parse-error",
-                message=f"Cannot read file: {error.strerror or error}",
+                code="TRV003",
+                name="io-error",
+                message=f"Cannot read file: {reason}",
                 severity="error",  # type: ignore[arg-type]
                 filename=path,
                 location=Location(row=1, column=1),
@@ -752,3 +807,35 @@ def _unreadable(path: str, error: OSError, keys: tuple[str, ...]) -> FileResult 
             )
         ],
     )
+    found._read = True  # nothing to show: never read it for a code frame or a fix
+    return found
+
+
+def _undecodable(path: str, data: bytes, settings: Settings) -> FileResult | None:
+    """``TRV001`` for a path named on the command line that CPython could not decode as
+    source (UTF-16, a wrong coding cookie), whatever it mentions; ``None`` when it
+    decodes. The message is the engine's for a signalled file that does not decode."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        data.decode("utf-8" if encoding == "utf-8-sig" else encoding)
+        return None
+    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+        reason = error.msg if isinstance(error, SyntaxError) else str(error)
+    if "TRV001" not in settings.enabled_codes_for(Path(path), DEFAULT_ENABLED):
+        return None
+    found = FileResult(
+        path,
+        [
+            Diagnostic(
+                code="TRV001",
+                name="parse-error",
+                message=f"Cannot decode file: {reason}",
+                severity="error",  # type: ignore[arg-type]
+                filename=path,
+                location=Location(row=1, column=1),
+                end_location=Location(row=1, column=1),
+            )
+        ],
+    )
+    found._read = True
+    return found

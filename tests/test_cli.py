@@ -128,10 +128,12 @@ def test_stdin_with_a_filename(project: Path) -> None:
     assert "count_bookings.py:2:12: TRV101" in result.stdout
 
 
-def test_missing_path_and_bad_config_exit_2(project: Path) -> None:
-    missing = toolret("check", "nope.py", cwd=project)
-    assert missing.returncode == 2
-    assert "nope.py" in missing.stderr
+def test_missing_path_is_trv003_and_bad_config_exits_2(project: Path) -> None:
+    # As ruff (E902, exit 1): a missing path is a diagnostic, the other paths are checked.
+    missing = toolret("check", "nope.py", ".", "--output-format", "concise", cwd=project)
+    assert missing.returncode == 1
+    assert "nope.py:1:1: TRV003 Cannot read file: No such file or directory" in missing.stdout
+    assert "TRV101" in missing.stdout
     (project / "pyproject.toml").write_text('[tool.toolret]\nselct = ["TRV1"]\n')
     bad = toolret("check", ".", cwd=project)
     assert bad.returncode == 2

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lint_rules.config import Settings, SettingsResolver
-from lint_rules.discovery import DiscoveryError, GitignoreFile, discover
+from lint_rules.discovery import GitignoreFile, discover
 
 
 def make_tree(root: Path, files: Iterable[str]) -> None:
@@ -281,11 +281,33 @@ def test_force_exclude_does_not_test_above_the_project_root(
     assert found("tool.py", force_exclude=True) == ["tool.py"]
 
 
-def test_missing_path_is_an_error_before_anything_is_yielded(project: Path) -> None:
+def test_missing_path_is_yielded_for_the_runner_to_report(project: Path) -> None:
+    # ruff lints a missing path and reports E902; toolret's runner reports TRV003.
     make_tree(project, ["a.py"])
-    with pytest.raises(DiscoveryError) as caught:
-        discover([Path("a.py"), Path("nope.py")], settings_for=lambda _: Settings())
-    assert str(caught.value) == "nope.py: No such file or directory"
+    found = discover([Path("a.py"), Path("nope.py")], settings_for=lambda _: Settings())
+    assert list(found) == [Path("a.py"), Path("nope.py")]
+
+
+def test_python_entries_that_are_not_files_are_yielded(project: Path) -> None:
+    make_tree(project, ["a.py", "real/b.py"])
+    (project / "dangling.py").symlink_to(project / "gone.py")
+    (project / "loop.py").symlink_to(project / "loop.py")
+    (project / "link_to_dir.py").symlink_to(project / "real", target_is_directory=True)
+    os.mkfifo(project / "pipe.py")
+    assert found(".") == ["a.py", "dangling.py", "loop.py", "pipe.py", "real/b.py"]
+
+
+def test_an_ignore_file_that_is_a_fifo_is_skipped_and_reported(project: Path) -> None:
+    make_tree(project, ["a.py", "b.py"])
+    os.mkfifo(project / ".gitignore")
+    errors: list[tuple[Path, OSError]] = []
+    walked = discover(
+        [Path(".")], settings_for=lambda _: Settings(), on_error=lambda p, e: errors.append((p, e))
+    )
+    assert [p.as_posix() for p in walked] == ["a.py", "b.py"]
+    assert [(p.name, e.strerror) for p, e in errors] == [
+        (".gitignore", "Not a regular file: a named pipe (FIFO)")
+    ]
 
 
 def test_each_file_once(project: Path) -> None:

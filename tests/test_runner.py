@@ -106,7 +106,15 @@ def test_a_warm_run_opens_no_file_until_its_text_is_asked_for(
             opened.append(str(file))
         return real_open(file, *args, **kwargs)
 
+    real_os_open = os.open
+
+    def os_spy(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(file).endswith(".py"):  # every source is read through fileio.read_regular
+            opened.append(str(file))
+        return real_os_open(file, *args, **kwargs)
+
     monkeypatch.setattr("builtins.open", spy)
+    monkeypatch.setattr("lint_rules.fileio.os.open", os_spy)
     warm = run([target], cache=ResultCache(cache_dir))
     assert warm.cached == warm.checked and opened == []
     # Code frames and fixes still get the text the diagnostics were computed on.

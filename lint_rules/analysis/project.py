@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
+
 if TYPE_CHECKING:
     from lint_rules.analysis.index import ProjectIndex
 
@@ -79,6 +81,9 @@ class PolyAIProject:
     """Functions a ``say_phrase: true`` phrase filter triggers: they run after speech."""
     sources: tuple[str, ...] = ()
     """Where each reference was found (``file: name``), for ``--show-tool-functions``."""
+    unreadable: tuple[tuple[str, OSError], ...] = ()
+    """Text files that exist but were not read (a FIFO, a link to a device, over
+    ``TEXT_FILE_LIMIT``, no permission): ``(path, error)``, for ``TRV003``."""
 
     @property
     def has_references(self) -> bool:
@@ -86,14 +91,24 @@ class PolyAIProject:
 
 
 def read_polyai_project(root: Path) -> PolyAIProject:
-    """Scan a PolyAI project's text files for function references."""
+    """Scan a PolyAI project's text files for function references.
+
+    Only regular files up to ``TEXT_FILE_LIMIT`` are read: a FIFO named
+    ``prompt.txt`` would block every front end forever, a link to
+    ``/dev/zero`` would read until memory runs out. The others are listed in
+    ``unreadable`` (a file that vanished since the walk is not).
+    """
     referenced: set[str] = set()
     spoken: set[str] = set()
     sources: list[str] = []
+    unreadable: list[tuple[str, OSError]] = []
     for file in _text_files(root):
         try:
-            text = file.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = read_regular(file, limit=TEXT_FILE_LIMIT).decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            unreadable.append((str(file), error))
             continue
         rel = file.relative_to(root).as_posix()
         for name in _TEMPLATE_REFERENCE.findall(text):
@@ -110,6 +125,7 @@ def read_polyai_project(root: Path) -> PolyAIProject:
         referenced=frozenset(referenced),
         after_spoken_phrase=frozenset(spoken),
         sources=tuple(sorted(set(sources))),
+        unreadable=tuple(unreadable),
     )
 
 
@@ -385,8 +401,7 @@ def normalise_distribution(name: str) -> str:
 def _read_text(path: str) -> str | None:
     if not os.path.isfile(path):
         return None
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+    return read_regular(path, limit=TEXT_FILE_LIMIT).decode("utf-8")
 
 
 def _pyproject_name(root: str) -> str | None:
