@@ -109,6 +109,7 @@ from lint_rules.analysis.project import Project
 from lint_rules.config import CONFIG_FILENAMES, ConfigError, Settings, SettingsResolver
 from lint_rules.discovery import DiscoveryError, discover
 from lint_rules.engine import check_source
+from lint_rules.fileio import read_regular
 from lint_rules.model import Applicability, Diagnostic, Fix, Location, Severity
 from lint_rules.rules import InternalError, ParseError
 
@@ -1018,8 +1019,7 @@ class ToolretLanguageServer(LanguageServer):
             known = self._facts.get(path)
             if known is not None and known[0] == stamp:
                 return
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_regular(path)  # a FIFO or device named *.py never blocks the server
         except OSError:  # deleted, or unreadable: no facts
             self._facts.pop(path, None)
             return

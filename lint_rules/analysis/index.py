@@ -31,6 +31,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from lint_rules.fileio import read_regular
+
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _MAX_REEXPORT_DEPTH = 5
 
@@ -308,8 +310,7 @@ class ProjectIndex:
         if self.extract is None:
             return facts or EMPTY_FACTS
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_regular(path)  # never blocks on a FIFO named like a module
         except OSError:
             return EMPTY_FACTS
         facts = self.extract(path, data)
