@@ -316,12 +316,12 @@ def syntax_error(source: str, *, with_compile: bool = True) -> str | None:
             return f"{error.msg} (line {error.lineno}, column {error.offset})"
         except (ValueError, RecursionError, MemoryError) as error:
             return f"{type(error).__name__}: {error}"
+    from lint_rules.analysis.module import parse_module
+
     try:
-        cst.parse_module(source)
+        parse_module(source, "<fixed>")  # as the engine parses: raises nothing else
     except cst.ParserSyntaxError as error:
         return f"{error.message} (line {error.raw_line}, column {error.raw_column + 1})"
-    except RecursionError:
-        return "too deeply nested to parse"
     return None
 
 

@@ -13,11 +13,14 @@ import sys
 import warnings
 from pathlib import Path
 
+import libcst as cst
 import pytest
 
+from lint_rules.analysis.module import parse_module
 from lint_rules.cache import ResultCache
 from lint_rules.config import ConfigError, SettingsResolver
 from lint_rules.engine import check_source
+from lint_rules.fixes import apply_fixes, fixes_to_apply
 from lint_rules.flake8_plugin import ToolretChecker
 
 
@@ -140,13 +143,27 @@ def test_a_long_implicit_concatenation_in_an_agent_is_checked() -> None:
 
 
 @pytest.mark.parametrize("expression", ["x is not.0E-0_0 < 0.", "x in.5", "not.5"])
-def test_valid_code_libcst_rejects_is_one_trv001(expression: str) -> None:
+def test_valid_code_libcst_validators_reject_is_checked_like_any_other(expression: str) -> None:
+    # LibCST's node validators reject these (CSTValidationError); toolret parses without
+    # them, so the file is analysed, the finding placed and its fix applied exactly.
     source = f"def f(conv):\n    y = {expression}\n    return 3\n"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         compile(source, "f.py", "exec")  # valid Python
     (diagnostic,) = check_source(source, "functions/f.py")
-    assert diagnostic.code == "TRV001" and "LibCST cannot parse" in diagnostic.message
+    assert (diagnostic.code, diagnostic.location.row, diagnostic.location.column) == (
+        "TRV101",
+        3,
+        12,
+    )
+    fixed, applied, _ = apply_fixes(source, fixes_to_apply([diagnostic]))
+    assert applied == 1 and fixed == source.replace("return 3", "return str(3)")
+
+
+def test_nodes_built_by_code_are_still_validated() -> None:
+    parse_module("x = 1\n", "f.py")
+    with pytest.raises(cst.CSTValidationError):
+        cst.Comparison(left=cst.Name("x"), comparisons=[])
 
 
 def test_text_with_a_lone_surrogate_is_one_trv001() -> None:
@@ -194,17 +211,25 @@ def test_the_run_goes_on_past_every_bad_file(tmp_path: Path) -> None:
     assert found == {
         "functions/elifs.py": {"TRV101"},
         "functions/sums.py": {"TRV101"},
-        "functions/valid.py": {"TRV001"},
+        "functions/valid.py": {"TRV101"},
         "functions/utf7.py": {"TRV001"},
         "functions/escape.py": {"TRV001"},
         "functions/chain.py": {"TRV001"},
         "functions/ok.py": {"TRV101"},
     }
-    assert flake8_codes(tmp_path / "functions" / "valid.py") == [(1, "TRV001")]
+    assert flake8_codes(tmp_path / "functions" / "valid.py") == [(3, "TRV101")]
     assert flake8_codes(tmp_path / "functions" / "chain.py") == [(2, "TRV001")]
 
 
-@pytest.mark.parametrize("name", ["functions/valid.py", "functions/utf7.py", "functions/chain.py"])
+def test_fix_on_stdin_fixes_valid_code_libcst_validators_reject(tmp_path: Path) -> None:
+    name = "functions/valid.py"
+    result = run_toolret(
+        "check", "--fix", "--stdin-filename", name, "-", cwd=tmp_path, stdin=FILES[name]
+    )
+    assert result.stdout == FILES[name].replace(b"return 3", b"return str(3)"), result.stderr
+
+
+@pytest.mark.parametrize("name", ["functions/utf7.py", "functions/chain.py"])
 def test_fix_on_stdin_prints_its_input_when_the_file_cannot_be_checked(
     tmp_path: Path, name: str
 ) -> None:
