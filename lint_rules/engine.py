@@ -25,9 +25,10 @@ from typing import Any, Protocol
 
 import libcst as cst
 
-from lint_rules.analysis.module import ParsedModule, UnparsableSource, parse_module
+from lint_rules.analysis.module import TOO_DEEP, ParsedModule, UnparsableSource, parse_module
 from lint_rules.analysis.noqa import NoqaDirectives
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.stack import call_deep
 from lint_rules.catalog import DEFAULT_ENABLED
 from lint_rules.config import Settings
 from lint_rules.model import Diagnostic, Edit, Fix, Location
@@ -104,13 +105,38 @@ def check_source(
     signalled = [f for f in active if _signalled(f, source, path, project, settings)]
     if not signalled:
         return []
+    if parsed is not None and (parsed.source != source or parsed.path != path):
+        parsed = None
     try:
-        module = (
-            parsed
-            if parsed is not None and parsed.source == source and parsed.path == path
-            else parse_module(source, path)
-        )
+        return _check(source, path, settings, project, parsed, codes, signalled, deep=False)
+    except RecursionError:
+        # Deep-but-valid code: the whole check again, from a fresh parse, with room for
+        # deep recursion (``analysis.stack``). Normal code never gets here.
+        try:
+            return call_deep(_check, source, path, settings, project, None, codes, signalled, True)
+        except RecursionError as error:
+            if InternalError.code not in codes:
+                return []
+            return [_internal_error(path, "the analysis (nesting too deep)", error)]
+
+
+def _check(
+    source: str,
+    path: str,
+    settings: Settings,
+    project: Project | None,
+    parsed: ParsedModule | None,
+    codes: frozenset[str],
+    signalled: list[Any],
+    deep: bool,
+) -> list[Diagnostic]:
+    """``check_source`` proper. Not ``deep``: a ``RecursionError`` anywhere is raised for
+    the caller to run the check again with a deep stack; ``deep``: it is one TRV002."""
+    try:
+        module = parsed if parsed is not None else parse_module(source, path)
     except UnparsableSource as error:
+        if error.message == TOO_DEEP and not deep:
+            raise RecursionError(TOO_DEEP) from None
         if ParseError.code not in codes:
             return []
         row, column = max(error.raw_line, 1), error.raw_column + 1
@@ -132,6 +158,7 @@ def check_source(
         try:
             contexts = framework.contexts(module, project)
         except Exception as error:  # a recognition bug must not stop the run
+            _shallow_recursion(error, deep)
             diagnostics.append(_internal_error(path, f"{framework.title} recognition", error))
             continue
         for rule_class in rules:
@@ -139,10 +166,11 @@ def check_source(
             try:
                 findings = [f for context in contexts for f in rule.check(context, settings)]
             except Exception as error:
+                _shallow_recursion(error, deep)
                 if InternalError.code in codes:
                     diagnostics.append(_internal_error(path, f"{rule.code} ({rule.name})", error))
                 continue
-            diagnostics.extend(_positioned(rule, findings, module, codes))
+            diagnostics.extend(_positioned(rule, findings, module, codes, deep))
     diagnostics = _dedupe(diagnostics)
     return sorted(_filter_noqa(diagnostics, source), key=Diagnostic.sort_key)
 
@@ -228,8 +256,14 @@ def _has_enabled_rule(framework: str, codes: frozenset[str]) -> bool:
     return any(r.code in codes for r in _rules_of(framework))
 
 
+def _shallow_recursion(error: Exception, deep: bool) -> None:
+    """Out of recursion on the ordinary stack: the whole check is done again, deep."""
+    if isinstance(error, RecursionError) and not deep:
+        raise error
+
+
 def _positioned(
-    rule: Rule, findings: list[Finding], module: ParsedModule, codes: frozenset[str]
+    rule: Rule, findings: list[Finding], module: ParsedModule, codes: frozenset[str], deep: bool
 ) -> list[Diagnostic]:
     """The findings as diagnostics; one TRV002 for the rule's findings whose position
     (or fix) could not be computed, instead of the run's end."""
@@ -239,6 +273,7 @@ def _positioned(
         try:
             diagnostics.append(_to_diagnostic(rule, finding, module))
         except Exception as error:
+            _shallow_recursion(error, deep)
             failure = failure or error
     if failure is not None and InternalError.code in codes:
         what = f"the positions of {rule.code} ({rule.name})"

@@ -60,3 +60,39 @@ def test_toolret_fix_edits_the_return_not_the_line_above(tmp_path: Path) -> None
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert path.read_text(encoding="utf-8") == BACKSLASH_LINE.replace("return 3", "return str(3)")
+
+
+@pytest.mark.parametrize("depth", [201, 290, 1000])
+def test_nesting_cpython_rejects_is_one_trv001_at_once(depth: int) -> None:
+    # CPython refuses more than 200 nested brackets; LibCST would parse them for seconds.
+    source = "def f(conv):\n    x = " + "[" * depth + "]" * depth + "\n    return 3\n"
+    (diagnostic,) = check_source(source, "functions/f.py", Settings())
+    assert (diagnostic.code, diagnostic.location.row) == ("TRV001", 2)
+    assert "too many nested parentheses" in diagnostic.message
+
+
+def test_code_deeper_than_the_stack_is_checked_again_with_room_for_it() -> None:
+    # 990 unary minuses: valid for CPython, deeper than the analysis' default recursion.
+    source = "def f(conv):\n    x = " + "-" * 990 + "1\n    return 3\n"
+    (diagnostic,) = check_source(source, "functions/f.py", Settings())
+    assert (diagnostic.code, diagnostic.location.row, diagnostic.location.column) == (
+        "TRV101",
+        3,
+        12,
+    )
+
+
+def test_code_too_deep_for_cpython_to_compile_is_one_trv001() -> None:
+    source = "def f(conv):\n    x = " + "-" * 3000 + "1\n    return 3\n"
+    (diagnostic,) = check_source(source, "functions/f.py", Settings())
+    assert diagnostic.code == "TRV001" and "too deeply nested" in diagnostic.message
+
+
+def test_cpython_syntax_warnings_in_checked_code_are_not_printed(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    (diagnostic,) = check_source(
+        "def f(conv):\n    x = 1.0[0]\n    return 3\n", "functions/f.py", Settings()
+    )
+    assert diagnostic.code == "TRV101"
+    assert "SyntaxWarning" not in capfd.readouterr().err

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import libcst as cst
 from libcst import CSTNode
@@ -259,7 +260,7 @@ def parse_module(source: str, path: str) -> ParsedModule:
     Raises ``libcst.ParserSyntaxError`` (``UnparsableSource`` for every other reason
     there is no tree), never anything else for any text.
     """
-    python_tree = check_parse_cost(source)
+    python_tree = check_parse_cost(source, cpython_tree(source))
     try:
         tree = _parse_unvalidated(libcst_source(source))
     except cst.ParserSyntaxError:
@@ -344,7 +345,38 @@ _LEVEL: dict[type[ast.operator], int] = {
 _TRAILERS = 6
 
 
-def check_parse_cost(source: str) -> ast.Module | None:
+def cpython_tree(source: str) -> ast.Module | None:
+    """CPython's tree of ``source`` (kept: the positions use it), or ``None`` when this
+    Python cannot parse it and LibCST is to decide (syntax newer than this interpreter,
+    or an error LibCST reports too). What no Python accepts — nesting beyond CPython's
+    limits (``too many nested parentheses`` at 200 levels), code too deep for its
+    compiler — is refused here, before LibCST spends seconds on it (its time grows
+    with the nesting) and the analysis recurses as deep."""
+    try:
+        with warnings.catch_warnings():  # the user's code: no SyntaxWarning on our stderr
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except SyntaxError as error:
+        if not error.msg.startswith(_NESTING_LIMITS):
+            return None
+        line = error.lineno or 1
+        raise UnparsableSource(
+            f"SyntaxError: {error.msg}", line, _column(source, line, (error.offset or 1) - 1)
+        ) from None
+    except ValueError:  # a null byte: LibCST's error says where
+        return None
+    except (RecursionError, MemoryError):
+        raise UnparsableSource(_TOO_COMPLEX) from None
+
+
+_NESTING_LIMITS: Final = ("too many nested", "too many statically nested")
+_TOO_COMPLEX = (
+    "SyntaxError: too deeply nested for CPython to compile (maximum recursion depth "
+    "exceeded during compilation)"
+)
+
+
+def check_parse_cost(source: str, tree: ast.Module | None) -> ast.Module | None:
     """Refuse (``UnparsableSource``) source LibCST's parser would take too long on.
 
     LibCST parses a left-recursive chain (``1 + 1 + …``, ``a.b().c()…``, ``x[0][0]…``)
@@ -355,20 +387,16 @@ def check_parse_cost(source: str) -> ast.Module | None:
     ``benchmarks/chain_bound.py``). A chain of *n* links holds *n* of its kind's
     characters, so a file with fewer than the limit of each kind is passed by counting (C
     speed, every file); only a file with more is parsed by CPython (fast on any chain)
-    to measure its chains, and that tree is returned for later use. Source this Python
+    to measure its chains (``tree``, CPython's, which is returned). Source this Python
     cannot parse goes to LibCST unmeasured.
     """
     if len(source) < MAX_TRAILERS or all(
         sum(source.count(c) for c in chars) < (MAX_TRAILERS if kind == _TRAILERS else MAX_CHAIN)
         for kind, chars in enumerate(_CHAIN_CHARACTERS)
     ):
-        return None
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+        return tree
+    if tree is None:
         return None  # LibCST decides (newer syntax than this Python's, or an error)
-    except (RecursionError, MemoryError):
-        raise UnparsableSource(TOO_DEEP) from None
     work = [0] * (_TRAILERS + 1)
     continued: set[int] = set()
     for node in ast.walk(tree):  # parents first: a chain is met at its outermost link
