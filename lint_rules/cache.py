@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from lint_rules import __version__
+from lint_rules.fileio import read_regular
 from lint_rules.model import Diagnostic
 
 CACHE_DIR_NAME = ".toolret_cache"
@@ -110,7 +111,7 @@ class ResultCache:
 
     def _read(self) -> tuple[dict[str, CacheEntry], dict[str, list[Any]]]:
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = json.loads(read_regular(self.path).decode("utf-8"))
             entries = {path: CacheEntry.from_json(entry) for path, entry in raw["files"].items()}
             facts = {path: entry for path, entry in raw["facts"].items() if len(entry) == 5}
             return entries, facts

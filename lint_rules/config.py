@@ -49,6 +49,8 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
+from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
+
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
     from pydantic_core import CoreSchema
@@ -720,7 +722,7 @@ def _describe_errors(error: ValidationError, prefix: str) -> str:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_regular(path, limit=TEXT_FILE_LIMIT).decode("utf-8")
     except OSError as error:
         raise ConfigError(
             f"toolret: cannot read configuration file {path}: {error.strerror}"
@@ -772,7 +774,7 @@ def _is_config_file(candidate: Path) -> bool:
     if candidate.name != "pyproject.toml":
         return True
     try:
-        raw = candidate.read_bytes()
+        raw = read_regular(candidate, limit=TEXT_FILE_LIMIT)
     except OSError:
         return False
     # Most pyprojects never mention toolret: skip parsing them.

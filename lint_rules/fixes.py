@@ -48,6 +48,7 @@ import tokenize
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from lint_rules.fileio import read_regular
 from lint_rules.model import Applicability, Diagnostic, Fix, Location
 
 MAX_PASSES = 10
@@ -646,8 +647,7 @@ def write_atomic(path: str, data: bytes, *, expected: bytes) -> None:
 
 
 def _read(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
+    return read_regular(path)
 
 
 @dataclass(frozen=True)

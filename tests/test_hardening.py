@@ -96,3 +96,27 @@ def test_cpython_syntax_warnings_in_checked_code_are_not_printed(
     )
     assert diagnostic.code == "TRV101"
     assert "SyntaxWarning" not in capfd.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("fifo", ["pyproject.toml", "toolret.toml", "cache"])
+def test_a_fifo_as_config_or_cache_does_not_hang(tmp_path: Path, fifo: str) -> None:
+    import os
+
+    from lint_rules import __version__
+    from lint_rules.cache import _FORMAT
+
+    (tmp_path / "functions").mkdir()
+    (tmp_path / "functions" / "bad.py").write_text(BACKSLASH_LINE, encoding="utf-8")
+    if fifo == "cache":
+        (tmp_path / ".toolret_cache").mkdir()
+        os.mkfifo(tmp_path / ".toolret_cache" / f"v{__version__}-{_FORMAT}.json")
+    else:
+        os.mkfifo(tmp_path / fifo)
+    result = subprocess.run(
+        [sys.executable, "-m", "lint_rules", "check", ".", "--output-format", "concise"],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    # Not a file: no configuration there (as for any other non-file), no cache to read.
+    assert result.returncode == 1, result.stderr
+    assert "functions/bad.py:5:16: TRV101" in result.stdout
