@@ -5,6 +5,7 @@ Each test is built from a minimal reproducer of the issue.
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -35,7 +36,7 @@ def test_a_backslash_only_line_does_not_shift_positions(newline: str) -> None:
 
 def test_a_backslash_line_inside_a_string_is_kept() -> None:
     source = 'def bad(conv):\n    s = """a\n\\\nb"""\n    return 3\n'
-    assert module_module.libcst_source(source) == source
+    assert module_module.libcst_source(source, ast.parse(source)) == source
     (diagnostic,) = check_source(source, "functions/bad.py", Settings())
     assert diagnostic.location.row == 5
 
@@ -45,7 +46,7 @@ def test_a_fix_whose_range_does_not_hold_its_node_is_dropped(
 ) -> None:
     # Positions gone wrong for any reason (here: LibCST given the line it mishandles):
     # the finding may be misplaced, but no fix edits text that is not its node.
-    monkeypatch.setattr(module_module, "libcst_source", lambda source: source)
+    monkeypatch.setattr(module_module, "libcst_source", lambda source, tree: source)
     (diagnostic,) = check_source(BACKSLASH_LINE, "functions/bad.py", Settings())
     assert diagnostic.fix is None
 
@@ -120,3 +121,13 @@ def test_a_fifo_as_config_or_cache_does_not_hang(tmp_path: Path, fifo: str) -> N
     # Not a file: no configuration there (as for any other non-file), no cache to read.
     assert result.returncode == 1, result.stderr
     assert "functions/bad.py:5:16: TRV101" in result.stdout
+
+
+def test_a_backslash_line_deep_in_an_elif_chain_is_blanked_too() -> None:
+    # The check of which lines are in strings must not recurse (a 250-branch chain).
+    branches = ["    elif A:\n        pass\n"] * 250
+    branches[100] = "    elif A:\n\\\n        pass\n"
+    source = "def f(conv):\n    if A:\n        pass\n" + "".join(branches) + "    return 3\n"
+    (diagnostic,) = check_source(source, "functions/f.py", Settings())
+    assert diagnostic.code == "TRV101"
+    assert source.splitlines()[diagnostic.location.row - 1].strip() == "return 3"

@@ -15,6 +15,7 @@ lazily — only for files that report something — and never for clean files.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -262,7 +263,7 @@ def parse_module(source: str, path: str) -> ParsedModule:
     """
     python_tree = check_parse_cost(source, cpython_tree(source))
     try:
-        tree = _parse_unvalidated(libcst_source(source))
+        tree = _parse_unvalidated(libcst_source(source, python_tree))
     except cst.ParserSyntaxError:
         raise
     except RecursionError:
@@ -348,16 +349,18 @@ _TRAILERS = 6
 def cpython_tree(source: str) -> ast.Module | None:
     """CPython's tree of ``source`` (kept: the positions use it), or ``None`` when this
     Python cannot parse it and LibCST is to decide (syntax newer than this interpreter,
-    or an error LibCST reports too). What no Python accepts — nesting beyond CPython's
-    limits (``too many nested parentheses`` at 200 levels), code too deep for its
-    compiler — is refused here, before LibCST spends seconds on it (its time grows
-    with the nesting) and the analysis recurses as deep."""
+    or an error LibCST reports too). What no Python accepts — bad indentation (which
+    LibCST accepts in places: a file starting with an indented backslash line, whose
+    positions it then gets wrong), nesting beyond CPython's limits (``too many nested
+    parentheses`` at 200 levels), code too deep for its compiler — is refused here,
+    before LibCST spends seconds on it and the analysis recurses as deep."""
     try:
         with warnings.catch_warnings():  # the user's code: no SyntaxWarning on our stderr
             warnings.simplefilter("ignore")
             return ast.parse(source)
     except SyntaxError as error:
-        if not error.msg.startswith(_NESTING_LIMITS):
+        # No newer Python accepts what these say: bad indentation, nesting past the limits.
+        if not isinstance(error, IndentationError) and not error.msg.startswith(_NESTING_LIMITS):
             return None
         line = error.lineno or 1
         raise UnparsableSource(
@@ -452,24 +455,37 @@ _BLANK_CONTINUATION = re.compile(r"(?:^|(?<=[\r\n]))[ \t\f]*\\(?=\r\n|\r|\n)")
 """A line holding nothing but a backslash continuation (and whitespace before it)."""
 
 
-def libcst_source(source: str) -> str:
+def libcst_source(source: str, python_tree: ast.Module | None) -> str:
     """``source`` as LibCST must be given it for its positions to be CPython's.
 
     LibCST drops a line that holds only a backslash continuation: the code it
     generates then lacks that line, every later position is one row early, and a fix
     would edit the line above the finding. CPython reads such a line as blank (the next
-    line's indentation counts), so it is made blank here — same rows, same columns —
-    when CPython's own tree proves nothing else changed (a backslash line inside a
-    string literal is part of the string, and stays).
+    line's indentation counts), so it is made blank here — same rows, same columns.
+    ``python_tree`` (CPython's tree of ``source``) says which lines are inside a string
+    literal, where the backslash belongs to the string and stays; without it (CPython
+    cannot parse the file) nothing is changed.
     """
-    if "\\" not in source or _BLANK_CONTINUATION.search(source) is None:
+    if "\\" not in source or python_tree is None:
         return source
-    blanked = _BLANK_CONTINUATION.sub(lambda m: m.group(0)[:-1] + " ", source)
-    try:
-        same = ast.dump(ast.parse(source)) == ast.dump(ast.parse(blanked))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    candidates = _BLANK_CONTINUATION.search(source)
+    if candidates is None:
         return source
-    return blanked if same else source
+    in_strings: list[tuple[int, int]] = [
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(python_tree)  # iterative: any depth
+        if isinstance(node, (ast.Constant, ast.JoinedStr))
+        and (node.end_lineno or node.lineno) > node.lineno
+    ]
+    line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(source)]
+
+    def blank(match: re.Match[str]) -> str:
+        line = bisect.bisect_right(line_starts, match.start())
+        if any(first < line <= last for first, last in in_strings):
+            return match.group(0)
+        return match.group(0)[:-1] + " "
+
+    return _BLANK_CONTINUATION.sub(blank, source)
 
 
 def _index_module(module: ParsedModule) -> None:
