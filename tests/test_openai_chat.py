@@ -467,3 +467,110 @@ def test_a_tool_without_an_entry_is_reported_guarded_or_not(lookup: str, outcome
 )
 def test_a_tool_dispatched_without_the_registry_is_not_reported(lookup: str) -> None:
     assert found(fill(TIME_SCHEMA, lookup=lookup), select="TRV403") == []
+
+
+# ------------------------------------------------- loops through enumerate
+
+ENUMERATE = (
+    HEAD
+    + """\
+def run(messages, response):
+    message = response.choices[0].message
+    results = [get_weather("Paris") for _ in message.tool_calls]
+<before>
+    for <header>:
+<body>
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
+"""
+)
+ENUMERATED = [
+    pytest.param("i, call in enumerate(message.tool_calls)", "call", id="enumerate"),
+    pytest.param("i, call in enumerate(message.tool_calls, start=1)", "call", id="start="),
+    pytest.param("index, tool_call in enumerate(message.tool_calls, 1)", "tool_call", id="start"),
+]
+
+
+def answer(variable: str, call_id: str = "") -> str:
+    call_id = call_id or f"{variable}.id"
+    return (
+        f'        messages.append({{"role": "tool", "tool_call_id": {call_id}, '
+        '"content": str(results[i])})'
+    )
+
+
+def enumerated(header: str, variable: str, body: str, before: str | None = None) -> str:
+    index = header.split(",")[0].strip("[")
+    body = body.replace("<answer>", answer(variable)).replace("results[i]", f"results[{index}]")
+    before = "    messages.append(message)" if before is None else before
+    return fill(ENUMERATE, header=header, body=body, before=before)
+
+
+@pytest.mark.parametrize(("header", "variable"), ENUMERATED)
+def test_an_enumerate_loop_that_answers_every_call_is_silent(header: str, variable: str) -> None:
+    assert found(enumerated(header, variable, "<answer>")) == []
+
+
+@pytest.mark.parametrize(("header", "variable"), ENUMERATED)
+def test_an_enumerate_loop_that_appends_the_assistant_message_per_call(
+    header: str, variable: str
+) -> None:
+    source = enumerated(header, variable, "        messages.append(message)\n<answer>", "")
+    assert found(source) == [("TRV407", row(source, "        messages.append(message)"))]
+
+
+@pytest.mark.parametrize(("header", "variable"), ENUMERATED)
+def test_an_enumerate_loop_that_answers_the_first_call_every_time(
+    header: str, variable: str
+) -> None:
+    source = enumerated(header, variable, answer(variable, "message.tool_calls[0].id"))
+    assert found(source) == [("TRV408", row(source, "tool_calls[0].id"))]
+
+
+@pytest.mark.parametrize(("header", "variable"), ENUMERATED)
+def test_an_enumerate_loop_that_reads_the_call_by_its_index_is_silent(
+    header: str, variable: str
+) -> None:
+    index = header.split(",")[0]
+    source = enumerated(header, variable, answer(variable, f"message.tool_calls[{index}].id"))
+    assert found(source) == []
+
+
+@pytest.mark.parametrize(("header", "variable"), ENUMERATED)
+def test_an_enumerate_loop_that_returns_or_skips(header: str, variable: str) -> None:
+    returns = enumerated(header, variable, "<answer>\n        return messages")
+    assert found(returns) == [("TRV409", row(returns, "return messages"))]
+    skips = enumerated(
+        header,
+        variable,
+        f'        if {variable}.function.name != "get_weather":\n            continue\n<answer>',
+    )
+    assert found(skips) == [("TRV409", row(skips, "continue"))]
+
+
+def test_an_enumerate_loop_over_a_parameter_that_returns_in_its_body() -> None:
+    body = "        result = get_weather(**args)\n" + ANSWER + "        return messages"
+    source = fill(LOOP_OVER_PARAMETER, body=body).replace(
+        "for call in tool_calls:", "for i, call in enumerate(tool_calls):"
+    )
+    assert found(source) == [("TRV409", row(source, "return messages"))]
+
+
+@pytest.mark.parametrize(
+    ("header", "extra"),
+    [
+        pytest.param(
+            "i, call in enumerate(message.tool_calls)", "enumerate = reversed", id="rebound"
+        ),
+        pytest.param(
+            "i, call in enumerate(message.tool_calls)", "from x import enumerate", id="import"
+        ),
+        pytest.param(
+            "i, call in enumerate(start=0, iterable=message.tool_calls)", "", id="keyword"
+        ),
+        pytest.param("i, call in zip(message.tool_calls, results)", "", id="zip"),
+        pytest.param("[i, call] in enumerate(message.tool_calls)", "", id="list target"),
+    ],
+)
+def test_other_pairs_are_not_loops_over_tool_calls(header: str, extra: str) -> None:
+    source = extra + "\n" + enumerated(header, "call", "        messages.append(message)\n<answer>")
+    assert [code for code, _ in found(source)] == []

@@ -331,7 +331,8 @@ def fixed_call_id(node: cst.BaseExpression) -> cst.BaseExpression | None:
 @dataclass
 class ToolCallsLoop:
     """A ``for`` loop over a message's ``tool_calls``, or over a name (a parameter, a
-    name bound more than once) whose tool messages answer ``<loop variable>.id``."""
+    name bound more than once) whose tool messages answer ``<loop variable>.id``; also
+    through the builtin ``enumerate`` (``for i, call in enumerate(...)``: ``call``)."""
 
     node: cst.For
     scope: Scope
@@ -600,20 +601,48 @@ class ChatFile:
         found = []
         for scope, node in self.nodes(cst.For):
             assert isinstance(node, cst.For)
-            variable = node.target.value if isinstance(node.target, cst.Name) else None
-            message = scope.tool_calls_of(node.iter)
+            iterable, variable = self._iterated(node)
+            message = scope.tool_calls_of(iterable)
             if message is not None:
                 found.append(ToolCallsLoop(node, scope, message, variable))
                 continue
             loop = ToolCallsLoop(node, scope, None, variable)
             if (
                 variable is not None
-                and isinstance(node.iter, cst.Name)
-                and node.iter.value != variable
+                and isinstance(iterable, cst.Name)
+                and iterable.value != variable
                 and _answers_loop_variable(loop)
             ):
                 found.append(loop)  # for call in tool_calls: ... "tool_call_id": call.id
         return found
+
+    def _iterated(self, node: cst.For) -> tuple[cst.BaseExpression, str | None]:
+        """What a loop iterates and the name each item is bound to: ``(X, "call")`` of
+        ``for call in X`` and of ``for i, call in enumerate(X)`` (also ``start=``), the
+        builtin ``enumerate`` only; the loop variable is ``None`` for any other target."""
+        target, iterable = node.target, node.iter
+        if isinstance(target, cst.Name):
+            return iterable, target.value
+        if (
+            isinstance(target, cst.Tuple)
+            and len(target.elements) == 2
+            and all(
+                isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
+                for e in target.elements
+            )
+            and isinstance(iterable, cst.Call)
+            and self.module.is_builtin(iterable.func, "enumerate")
+            and 1 <= len(iterable.args) <= 2
+            and not any(arg.star for arg in iterable.args)
+            and iterable.args[0].keyword is None
+            and all(
+                arg.keyword is None or arg.keyword.value == "start" for arg in iterable.args[1:]
+            )
+        ):
+            item = target.elements[1].value
+            assert isinstance(item, cst.Name)
+            return iterable.args[0].value, item.value
+        return iterable, None
 
     # -- requests
 

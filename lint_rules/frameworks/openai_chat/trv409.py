@@ -24,7 +24,9 @@ class ChatToolCallLeftUnanswered(Rule):
     `message.tool_calls` or a local alias of it, and also a loop over a
     parameter or any other name (`def execute_tool_calls(tool_calls): for
     call in tool_calls: ...`) whose tool messages answer the loop variable's
-    `.id`. A helper's loop is judged in the helper.
+    `.id`. A loop through the builtin `enumerate` (`for i, call in
+    enumerate(message.tool_calls)`) counts the same, with `call` as its loop
+    variable. A helper's loop is judged in the helper.
 
     ## Why is this bad?
     A `return answers` indented one level too deep ends the loop after the
