@@ -109,6 +109,13 @@ class ParseError(EngineRule):
     (line 1 for a file that cannot be decoded). Files that mention no
     framework are not parsed at all and never get this diagnostic: syntax
     errors there are flake8's `E999` and ruff's business.
+
+    CPython's parser has the last word where no Python version would accept the
+    code (bad indentation, brackets nested past its limit of 200, code too deep
+    for its compiler), even where LibCST would parse it. A file whose
+    expressions LibCST could only parse in minutes (a left-recursive chain of
+    thousands of `+` or `[0]`) is reported here too, at the chain, instead of
+    being parsed.
     """
 
     code = "TRV001"
