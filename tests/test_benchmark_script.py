@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -21,3 +23,23 @@ def test_quick_benchmark_runs_and_prints_the_targets() -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     assert "toolret cold (--no-cache)" in result.stdout
     assert "toolret cold / bare LibCST parse" in result.stdout
+
+
+def test_language_server_benchmark_runs_and_prints_its_table() -> None:
+    pytest.importorskip("pygls", reason="the language server needs the lsp extra (pygls)")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/lsp_latency.py",
+            *("--runs", "1", "--lines", "200", "--settle", "0.5"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "fresh: didOpen after initialized → first diagnostics" in result.stdout
+    assert "warm: didClose + didOpen → first diagnostics" in result.stdout
+    assert "warm: didChange of 1 line" in result.stdout
