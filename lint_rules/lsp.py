@@ -39,10 +39,14 @@ What it does
   Python cross-file facts of ``toolret check``'s project index (the
   ``Agent(...)`` in ``main.py`` that gives a behaviour function in
   ``behaviors.py`` its output type). The index covers the workspace folders:
-  built on a worker thread after ``initialized``, then kept up to date file by
+  built on the worker thread after ``initialized``, then kept up to date file by
   file from saves and watched-file events (the saved text, not unsaved
   buffers, as in ``toolret check``). A change of facts re-checks the open
-  documents.
+  documents. The build runs in slices of :data:`_INDEX_SLICE` seconds with the
+  checks of newly opened documents let in first, so a document opened on a fresh
+  server shows its same-file diagnostics at once, checked without the index as
+  the flake8 plugin checks; once the index is ready the open documents are
+  checked again with it, and published again where that changed anything.
 * It never dies on a bad request. pygls 2.1 deserialises a message before it
   knows which request it answers, and on failure only shows a message: the
   request would never be answered. :class:`ToolretProtocol` answers it with the
@@ -75,7 +79,8 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+import time
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +143,8 @@ _WATCHED_GLOBS = (
     "**/*.{py,pyi}",
 )
 _INDEX_LIMIT = 50_000
+_INDEX_SLICE = 0.05
+"""Seconds of indexing the worker does at a time: a check waits for one slice at most."""
 """Files indexed per workspace folder at most (a home directory opened as a workspace)."""
 _DIFF_WINDOW = 4000
 """Above this many changed characters an edit is sent as one replacement, not diffed."""
@@ -642,6 +649,10 @@ class ToolretLanguageServer(LanguageServer):
         # from them (worker thread only).
         self._facts: dict[str, tuple[tuple[int, int], ModuleFacts]] = {}
         self._index_roots: tuple[Path, ...] = ()
+        self._indexing = False
+        """A build is under way (worker thread): a re-index reads facts, the build derives."""
+        self._build = 0
+        """The latest build started (event loop): an older one stops at its next slice."""
         self._register_features()
         self.exit_code = 1
         """The process's exit code once :meth:`start_io` returns (0: ``shutdown``, then the end)."""
@@ -954,17 +965,42 @@ class ToolretLanguageServer(LanguageServer):
     # -- the project index ----------------------------------------------------
 
     async def _index_workspace(self) -> None:
+        self._build += 1
+        build = self._build
         try:
             folders = [to_fs_path(f.uri) for f in self.workspace.folders.values()]
-            roots = [Path(f) for f in folders if f] or (
-                [Path(self.workspace.root_path)] if self.workspace.root_path else []
+            roots = tuple(
+                [Path(f) for f in folders if f]
+                or ([Path(self.workspace.root_path)] if self.workspace.root_path else [])
             )
-            if await self._run(self._build_index, tuple(roots)):
-                self._invalidate(settings=False)
+            first = self._project.index is None
+            files = await self._run(self._start_build, roots)
+            while True:
+                await self._checks_first()
+                if build != self._build:
+                    return  # a newer build (workspace folders changed) took over
+                if await self._run(self._index_slice, files):
+                    break
+            if await self._run(self._finish_build, roots) or (first and self._documents):
+                # The open documents were checked without the index so far: again with it.
+                self._invalidate(settings=False, delay=0.0)
         except asyncio.CancelledError:
             raise
         except Exception:
             logger.exception("Indexing the workspace failed")
+            if build == self._build:
+                self._indexing = False
+
+    async def _checks_first(self) -> None:
+        """Wait for the first check of the documents opened meanwhile (push mode): their
+        same-file diagnostics are published before the next slice of indexing."""
+        waiting = [
+            state.pending
+            for state in self._documents.values()
+            if state.source is None and state.pending is not None and not state.pending.done()
+        ]
+        if waiting:
+            await asyncio.wait(waiting)
 
     async def _reindex(self, uris: list[str]) -> None:
         try:
@@ -976,12 +1012,16 @@ class ToolretLanguageServer(LanguageServer):
         except Exception:
             logger.exception("Updating the project index failed")
 
-    def _build_index(self, roots: tuple[Path, ...]) -> bool:
-        """Worker thread: index every Python file of ``roots``; whether facts were found."""
-        self._index_roots = roots
+    def _start_build(self, roots: tuple[Path, ...]) -> Iterator[str]:
+        """Worker thread: begin indexing ``roots``; the files to read, for :meth:`_index_slice`."""
+        self._indexing = True
         for path in list(self._facts):  # a folder was removed from the workspace
             if not any(root in Path(path).parents for root in roots):
                 del self._facts[path]
+        return self._index_files(roots)
+
+    def _index_files(self, roots: tuple[Path, ...]) -> Iterator[str]:
+        """Every Python file of ``roots`` (discovered lazily, on the worker thread)."""
         for root in roots:
             try:
                 files = discover([root], settings_for=self._resolver, force_exclude=True)
@@ -989,13 +1029,34 @@ class ToolretLanguageServer(LanguageServer):
                     if count == _INDEX_LIMIT:
                         logger.warning("Indexed the first %d files of %s only", count, root)
                         break
-                    self._read_facts(os.path.abspath(found))
+                    yield os.path.abspath(found)
             except (OSError, ValueError, DiscoveryError, ConfigError):
                 logger.warning("Could not index %s", root, exc_info=True)
+
+    def _index_slice(self, files: Iterator[str]) -> bool:
+        """Worker thread: read facts for :data:`_INDEX_SLICE` seconds; whether all are read."""
+        deadline = time.monotonic() + _INDEX_SLICE
+        for path in files:
+            try:
+                self._read_facts(path)
+            except (OSError, ValueError, DiscoveryError, ConfigError):
+                logger.warning("Could not index %s", path, exc_info=True)
+            if time.monotonic() >= deadline:
+                return False
+        return True
+
+    def _finish_build(self, roots: tuple[Path, ...]) -> bool:
+        """Worker thread: derive the index of ``roots``; whether facts were found."""
+        self._index_roots = roots
+        self._indexing = False
         return self._rebuild_index()
 
     def _update_index(self, paths: list[str]) -> bool:
         """Worker thread: re-read the facts of ``paths``; whether the index changed."""
+        if self._indexing:  # the build's end derives the index from these facts too
+            for path in paths:
+                self._read_facts(path)
+            return False
         if not self._index_roots:
             return False
         index = self._project.index
@@ -1109,16 +1170,18 @@ class ToolretLanguageServer(LanguageServer):
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
 
-    def _invalidate(self, *, settings: bool) -> None:
-        """Settings or project facts may have changed: check the open documents again."""
+    def _invalidate(self, *, settings: bool, delay: float | None = None) -> None:
+        """Settings or project facts may have changed: check the open documents again
+        after ``delay`` seconds (default: the debounce, as file events come in bursts)."""
         if settings:
             self._resolver = self._new_resolver()
         self._generation += 1
-        self._spawn(self._recheck_open_documents())
+        self._spawn(self._recheck_open_documents(self.debounce if delay is None else delay))
 
-    async def _recheck_open_documents(self) -> None:
+    async def _recheck_open_documents(self, delay: float) -> None:
         try:
-            await asyncio.sleep(self.debounce)
+            if delay:
+                await asyncio.sleep(delay)
             changed = False
             for uri in list(self._documents):
                 before = self._documents[uri].shown

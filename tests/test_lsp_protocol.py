@@ -372,6 +372,90 @@ def test_lone_surrogate_in_a_document_is_checked_not_an_internal_error(server: S
     server.finish()
 
 
+# ------------------------------------------------------------------ a fresh server
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def open_at_start(server: Server, *documents: tuple[str, str]) -> None:
+    """``initialize``, then ``initialized`` and a ``didOpen`` per document in one write, as
+    an editor restoring its open files does: the documents arrive before the index is built."""
+    answer = server.request(
+        "initialize", {"capabilities": {}, "rootUri": server.root.as_uri(), "processId": None}
+    )
+    assert "capabilities" in answer["result"], answer
+    messages = [{"jsonrpc": "2.0", "method": "initialized", "params": {}}]
+    for uri, text in documents:
+        document = {"uri": uri, "languageId": "python", "version": 1, "text": text}
+        messages.append(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {"textDocument": document},
+            }
+        )
+    server.write(b"".join(frame(message) for message in messages))
+
+
+def codes(diagnostics: list[Message]) -> set[str]:
+    return {d["code"] for d in diagnostics}
+
+
+def agents_workspace(root: Path) -> str:
+    """``examples/openai_agents`` in ``root``: the URI of its ``behaviors.py``, whose TRV305
+    needs ``main.py``'s ``Agent(...)`` and whose TRV303 needs no other file."""
+    for name in ("behaviors.py", "main.py", "models.py"):
+        (root / name).write_text((EXAMPLES / "openai_agents" / name).read_text())
+    return (root / "behaviors.py").as_uri()
+
+
+def test_fresh_server_publishes_same_file_findings_then_project_facts(fresh: Server) -> None:
+    uri = agents_workspace(fresh.root)
+    text = (fresh.root / "behaviors.py").read_text()
+    open_at_start(fresh, (uri, text))
+    first = fresh.diagnostics(uri)  # checked without the index, as the flake8 plugin checks
+    assert "TRV303" in codes(first)
+    assert "TRV305" not in codes(first)
+    final = fresh.diagnostics(uri)  # the index is ready: checked again, and changed
+    assert {"TRV303", "TRV305"} <= codes(final)
+    assert codes(first) < codes(final)
+
+    # What a server with its index shows for the document, opened again.
+    fresh.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert fresh.diagnostics(uri) == []
+    fresh.open(uri, text)
+    assert fresh.diagnostics(uri) == final
+    fresh.finish()
+
+
+def test_fresh_server_publishes_a_same_file_result_once(fresh: Server) -> None:
+    behaviors = agents_workspace(fresh.root)
+    uri = function_uri(fresh.root)
+    open_at_start(
+        fresh,
+        (uri, SOURCE.format("x")),
+        (behaviors, (fresh.root / "behaviors.py").read_text()),
+    )
+    assert codes(fresh.diagnostics(uri)) == {"TRV101"}
+    # behaviors.py's second publish means the index is ready and the open documents
+    # were checked again, count.py first (in the order they were opened).
+    fresh.receive(
+        lambda m: (
+            m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"]["uri"] == behaviors
+            and "TRV305" in codes(m["params"]["diagnostics"])
+        )
+    )
+    fresh.probe()
+    published = [
+        m
+        for m in fresh.seen
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+    ]
+    assert len(published) == 1  # nothing needed the index: the first publish was final
+    fresh.finish()
+
+
 # ------------------------------------------------------------------ the framer itself
 
 
