@@ -793,22 +793,7 @@ def _io_error(
     if "TRV003" not in settings.enabled_codes_for(Path(path), DEFAULT_ENABLED):
         result.warnings.append(f"Failed to check {path}: {reason}")
         return None
-    found = FileResult(
-        path,
-        [
-            Diagnostic(
-                code="TRV003",
-                name="io-error",
-                message=f"Cannot read file: {reason}",
-                severity="error",  # type: ignore[arg-type]
-                filename=path,
-                location=Location(row=1, column=1),
-                end_location=Location(row=1, column=1),
-            )
-        ],
-    )
-    found._read = True  # nothing to show: never read it for a code frame or a fix
-    return found
+    return _file_level(path, "TRV003", "io-error", f"Cannot read file: {reason}")
 
 
 def _undecodable(path: str, data: bytes, settings: Settings) -> FileResult | None:
@@ -823,13 +808,19 @@ def _undecodable(path: str, data: bytes, settings: Settings) -> FileResult | Non
         reason = error.msg if isinstance(error, SyntaxError) else str(error)
     if "TRV001" not in settings.enabled_codes_for(Path(path), DEFAULT_ENABLED):
         return None
+    return _file_level(path, "TRV001", "parse-error", f"Cannot decode file: {reason}")
+
+
+def _file_level(path: str, code: str, name: str, message: str) -> FileResult:
+    """One engine error for a whole file, at 1:1 (built here, not by the engine: the
+    runner does not import LibCST for files it never parses)."""
     found = FileResult(
         path,
         [
             Diagnostic(
-                code="TRV001",
-                name="parse-error",
-                message=f"Cannot decode file: {reason}",
+                code=code,
+                name=name,
+                message=message,
                 severity="error",  # type: ignore[arg-type]
                 filename=path,
                 location=Location(row=1, column=1),
@@ -837,5 +828,5 @@ def _undecodable(path: str, data: bytes, settings: Settings) -> FileResult | Non
             )
         ],
     )
-    found._read = True
+    found._read = True  # nothing to show: never read it for a code frame or a fix
     return found
