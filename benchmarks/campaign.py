@@ -24,14 +24,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import multiprocessing
 import os
 import random
 import re
-import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -47,6 +44,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
+
+from run import snapshot_toolret  # noqa: E402 (benchmarks/ is the script's directory)
 
 WHERE: set[str] = set()
 """Where the workers imported ``lint_rules`` from."""
@@ -418,25 +417,11 @@ def reduce(case: Case, wanted: str, pool: Pool, budget: int, seconds: float) -> 
 
 
 def snapshot(ref: str, dest: Path) -> str:
-    """Extract ``lint_rules/`` at git ``ref`` into ``dest`` and put it first on ``sys.path``
-    (which spawned workers inherit; it comes before an editable install). Returns the
-    commit: edits to the working tree during the run do not change what is fuzzed."""
-    commit = subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "--verify", f"{ref}^{{commit}}"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", "--format=tar", commit, "lint_rules"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        if hasattr(tarfile, "data_filter"):
-            tar.extractall(dest, filter="data")
-        else:  # pragma: no cover - our own repository's archive
-            tar.extractall(dest)
+    """Extract ``lint_rules/`` at git ``ref`` into ``dest`` (``run.py --toolret-ref``'s
+    snapshot) and put it first on ``sys.path`` too (which spawned workers inherit; it
+    comes before an editable install). Returns the commit: edits to the working tree
+    during the run do not change what is fuzzed."""
+    commit, _ = snapshot_toolret(ref, dest)
     sys.path.insert(0, str(dest))
     return commit
 
