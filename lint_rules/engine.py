@@ -127,7 +127,7 @@ def _check(
     project: Project | None,
     parsed: ParsedModule | None,
     codes: frozenset[str],
-    signalled: list[Any],
+    signalled: list[Framework],
     deep: bool,
 ) -> list[Diagnostic]:
     """``check_source`` proper. Not ``deep``: a ``RecursionError`` anywhere is raised for
@@ -285,9 +285,9 @@ def _to_diagnostic(rule: Rule, finding: Finding, module: ParsedModule) -> Diagno
     start, end = _span(module, finding.node)
     fix = None
     if finding.fix is not None and all(
-        not isinstance(spec.node, cst.BaseExpression) or module.stands_where_reported(spec.node)
-        for spec in finding.fix.edits
-    ):
+        not isinstance(node, cst.BaseExpression) or module.stands_where_reported(node)
+        for node in {id(spec.node): spec.node for spec in finding.fix.edits}.values()
+    ):  # each edited node once (``str(`` before and ``)`` after one node are two edits)
         edits = []
         for spec in finding.fix.edits:
             edit_start, edit_end = _span(module, spec.node)
