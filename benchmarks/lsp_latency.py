@@ -1,23 +1,33 @@
-"""Time toolret's language server: ``didOpen`` → diagnostics for a ~1,000-line tool-heavy file.
+"""Time toolret's language server: ``didOpen`` → diagnostics for a ~1,000-line tool-heavy file,
+and ``didSave`` of one file → the re-published diagnostics of another it changes.
 
-Usage: python benchmarks/lsp_latency.py [--runs N] [--lines N] [--workdir DIR] [--toolret-ref REF]
+Usage: python benchmarks/lsp_latency.py [--runs N] [--lines N] [--apps N] [--workdir DIR]
+       [--toolret-ref REF]
 
 Generates a project (one tool-heavy file of about ``--lines`` lines with the tool
 code of all four frameworks, plus a few hundred generated files of the same kind
-so the workspace index has work), then, ``--runs`` times, starts a new server
+so the workspace index has work, plus ``--apps`` small packages whose facts cross
+files: an ``Agent(...)`` in ``main.py`` with its behaviour functions and output
+types in ``behaviors.py`` and ``models.py``, a Chat Completions loop in ``loop.py``
+with its registry in ``tools.py``), then, ``--runs`` times, starts a new server
 (``python -m lint_rules lsp``) over pipes and speaks LSP to it by hand:
 
 * **fresh**: ``initialize``, ``initialized`` and at once ``didOpen`` of the file
   (the index is being built meanwhile);
 * **warm**, on the same server once the fresh diagnostics have settled:
   ``didClose`` + ``didOpen`` of the same file, then a ``didChange`` of one line
-  (full-text sync; the server debounces changes, see the table).
+  (full-text sync; the server debounces changes, see the table);
+* **save**, on the same server: with the first package's ``behaviors.py`` and
+  ``main.py`` open too, ``main.py`` is edited on disk (its agent's ``output_type``
+  toggles between a model of ``models.py`` and ``str``, which adds or removes a
+  TRV305 in ``behaviors.py``), then ``didChange`` + ``didSave``; twice per server.
 
 Per case it times from sending the notification to the first
-``publishDiagnostics`` for the file with a non-empty list, and to the last
-publish for the file before ``--settle`` seconds pass without another (the
-server may publish twice: same-file findings, then refined by the index). A
-benchmark, not a timed test. See benchmarks/README.md.
+``publishDiagnostics`` for the file with a non-empty list (save: for
+``behaviors.py``, with diagnostics other than before), and to the last publish
+for the file before ``--settle`` seconds pass without another (the server may
+publish twice: same-file findings, then refined by the index). A benchmark, not
+a timed test. See benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -62,14 +72,17 @@ class Project:
     text: str
     other_files: int
     other_lines: int
+    app: Path | None = None
+    """The first cross-file package (``--apps``): its ``main.py`` is saved in the save case."""
 
     @property
     def lines(self) -> int:
         return self.text.count("\n")
 
 
-def build_project(dest: Path, lines: int, project_lines: int, seed: int) -> Project:
-    """The opened file (``editor_agent/functions/<stem>.py``) and generated project files."""
+def build_project(dest: Path, lines: int, project_lines: int, seed: int, apps: int = 0) -> Project:
+    """The opened file (``editor_agent/functions/<stem>.py``), generated project files and
+    ``apps`` cross-file packages (``apps/app_NNN/``)."""
     rng = random.Random(seed)
     domain = rng.choice(corpora.DOMAINS)
     stem = corpora.Names(rng, set()).make(
@@ -80,7 +93,116 @@ def build_project(dest: Path, lines: int, project_lines: int, seed: int) -> Proj
     path.parent.mkdir(parents=True)
     path.write_text(text, encoding="utf-8")
     info = corpora.generate_tool_corpus(dest / "agents", project_lines, seed + 1)
-    return Project(dest, path, text, info.files, info.lines)
+    files, total = info.files, info.lines
+    for n in range(apps):
+        for name, source in app_files(n).items():
+            target = dest / "apps" / f"app_{n:03d}" / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source, encoding="utf-8")
+            files += 1
+            total += source.count("\n")
+    return Project(dest, path, text, files, total, dest / "apps" / "app_000" if apps else None)
+
+
+# One package whose facts cross files. models.py, behaviors.py and tools.py carry no
+# signal of their own (no `tool_use_behavior`, no `tool_calls`): the index parses them
+# because main.py and loop.py name them.
+APP_MODELS = """\
+from pydantic import BaseModel
+
+
+class Report(BaseModel):
+    city: str
+    summary: str
+
+
+class Forecast(BaseModel):
+    city: str
+    day: str
+    high: int
+    low: int
+
+
+class Alert(BaseModel):
+    city: str
+    level: int
+    message: str
+"""
+APP_BEHAVIORS = """\
+from agents import ToolsToFinalOutputResult
+
+
+def stop_on_report(context, results):
+    return ToolsToFinalOutputResult(is_final_output=True, final_output="done")
+
+
+def keep_going(context, results):
+    return {"is_final_output": False}
+"""
+APP_MAIN = """\
+from agents import Agent
+
+from .behaviors import keep_going, stop_on_report
+from .models import Report
+
+reporter = Agent(name="Reporter {n}", output_type=Report, tool_use_behavior=stop_on_report)
+helper = Agent(name="Helper {n}", tool_use_behavior=keep_going)
+"""
+APP_TOOLS = """\
+from datetime import datetime
+
+
+def get_report(city: str) -> str:
+    return f"report for {{city}}"
+
+
+def get_time(city: str):
+    return {{"city": city, "time": datetime.now()}}
+
+
+REGISTRY = {{"get_report": get_report, "get_time": get_time}}
+"""
+APP_LOOP = """\
+import json
+
+from openai import OpenAI
+
+from .tools import REGISTRY
+
+client = OpenAI()
+CITY = {{"type": "object", "properties": {{"city": {{"type": "string"}}}}, "required": ["city"]}}
+tools = [
+    {{"type": "function", "function": {{"name": "get_report", "parameters": CITY}}}},
+]
+
+
+def run_{n}(messages):
+    response = client.chat.completions.create(model="gpt-4o", messages=messages, tools=tools)
+    message = response.choices[0].message
+    messages.append(message)
+    for tool_call in message.tool_calls:
+        result = REGISTRY[tool_call.function.name](**json.loads(tool_call.function.arguments))
+        messages.append(
+            {{"role": "tool", "tool_call_id": tool_call.id, "content": json.dumps(result)}}
+        )
+"""
+
+
+def app_files(n: int) -> dict[str, str]:
+    return {
+        "__init__.py": "",
+        "models.py": APP_MODELS,
+        "behaviors.py": APP_BEHAVIORS,
+        "main.py": APP_MAIN.format(n=n),
+        "tools.py": APP_TOOLS.format(n=n),
+        "loop.py": APP_LOOP.format(n=n),
+    }
+
+
+def saved_main(n: int) -> str:
+    """The first package's main.py, edited for the ``n``-th save: ``output_type`` toggles."""
+    text = APP_MAIN.format(n=0)
+    return text.replace("output_type=Report", "output_type=str") if n % 2 == 0 else text
 
 
 def edited(text: str, n: int) -> str:
@@ -222,6 +344,44 @@ def await_publishes(
         diagnostics = len(params["diagnostics"])
 
 
+def await_change(
+    client: Client, uri: str, sent: float, before: list[str], settle: float, timeout: float
+) -> tuple[Observation, list[str]]:
+    """Publishes for ``uri`` until one has other codes than ``before``, then until ``settle``
+    s pass without another; the observation and the last publish's codes."""
+    first: float | None = None
+    last = sent
+    count = 0
+    codes = before
+    deadline = sent + timeout
+    while True:
+        wait_until = deadline if first is None else min(deadline, last + settle)
+        try:
+            at, message = client.get(wait_until)
+        except TimeoutError:
+            if first is None:
+                raise TimeoutError(f"no new diagnostics for {uri} within {timeout:.0f} s") from None
+            return Observation(first - sent, last - sent, count, len(codes)), codes
+        if message.get("method") != PUBLISH or message["params"]["uri"] != uri:
+            continue
+        published = sorted(str(d.get("code")) for d in message["params"]["diagnostics"])
+        if first is None and published == before:
+            continue
+        first = at if first is None else first
+        last = at
+        count += 1
+        codes = published
+
+
+def await_first(client: Client, uri: str, timeout: float) -> list[str]:
+    """The codes of the next publish for ``uri`` (empty or not)."""
+    deadline = time.perf_counter() + timeout
+    while True:
+        _, message = client.get(deadline)
+        if message.get("method") == PUBLISH and message["params"]["uri"] == uri:
+            return sorted(str(d.get("code")) for d in message["params"]["diagnostics"])
+
+
 def initialize(client: Client, root: Path, timeout: float) -> float:
     """``initialize`` + ``initialized`` (push diagnostics); seconds from spawn to the answer."""
     uri = root.as_uri()
@@ -252,7 +412,7 @@ def initialize(client: Client, root: Path, timeout: float) -> float:
 # The cases
 # ---------------------------------------------------------------------------
 
-START, FRESH, WARM_OPEN, WARM_CHANGE = "start", "fresh", "warm-open", "warm-change"
+START, FRESH, WARM_OPEN, WARM_CHANGE, SAVE = "start", "fresh", "warm-open", "warm-change", "save"
 
 
 @dataclass
@@ -306,6 +466,8 @@ def one_server(
             results.add(
                 WARM_CHANGE, await_publishes(client, uri, sent, 3, args.settle, args.timeout)
             )
+            if project.app is not None:
+                save_cases(client, project.app, args, results)
         except (RuntimeError, TimeoutError) as error:
             client.proc.kill()
             client.proc.wait()
@@ -315,6 +477,30 @@ def one_server(
         finally:
             if client.proc.poll() is None:
                 client.close()
+
+
+def save_cases(client: Client, app: Path, args: argparse.Namespace, results: Results) -> None:
+    """``didSave`` of ``main.py`` (edited on disk) → ``behaviors.py`` re-published, twice."""
+    behaviors, main = (app / "behaviors.py").as_uri(), (app / "main.py").as_uri()
+    codes = {}
+    for uri, path in ((behaviors, app / "behaviors.py"), (main, app / "main.py")):
+        document = {"uri": uri, "languageId": "python", "version": 1, "text": path.read_text()}
+        client.notify("textDocument/didOpen", {"textDocument": document})
+        codes[uri] = await_first(client, uri, args.timeout)
+    before = codes[behaviors]
+    for n in range(2):
+        text = saved_main(n)
+        (app / "main.py").write_text(text, encoding="utf-8")
+        change = {
+            "textDocument": {"uri": main, "version": n + 2},
+            "contentChanges": [{"text": text}],
+        }
+        client.notify("textDocument/didChange", change)
+        sent = client.notify("textDocument/didSave", {"textDocument": {"uri": main}})
+        observation, before = await_change(
+            client, behaviors, sent, before, args.settle, args.timeout
+        )
+        results.add(SAVE, observation)
 
 
 # ---------------------------------------------------------------------------
@@ -353,6 +539,7 @@ def result_table(results: Results, debounce: str) -> list[str]:
         FRESH: "fresh: didOpen after initialized",
         WARM_OPEN: "warm: didClose + didOpen",
         WARM_CHANGE: f"warm: didChange of 1 line (incl. {debounce} debounce)",
+        SAVE: f"save: didSave of main.py → behaviors.py (incl. {debounce} debounce)",
     }
     for case, label in labels.items():
         observations = results.cases.get(case, [])
@@ -407,6 +594,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=None,
         help="lines of the other generated project files (default 80 times --lines)",
     )
+    parser.add_argument(
+        "--apps",
+        type=int,
+        default=50,
+        help="cross-file packages of 6 files (an Agent, a chat loop and the files they "
+        "name) for the save case; 0: no save case (default 50)",
+    )
     parser.add_argument("--seed", type=int, default=20240, help="seed of the generated files")
     parser.add_argument(
         "--settle",
@@ -431,6 +625,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--runs must be at least 1")
     if args.lines < 50:
         parser.error("--lines must be at least 50")
+    if args.apps < 0:
+        parser.error("--apps must not be negative")
     if args.project_lines is None:
         args.project_lines = 80 * args.lines
     return args
@@ -466,7 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         dest = workdir / "project"
         corpora.remove_tree(dest)
         dest.mkdir(parents=True)
-        project = build_project(dest, args.lines, args.project_lines, args.seed)
+        project = build_project(dest, args.lines, args.project_lines, args.seed, args.apps)
         argv_server = [sys.executable, "-m", "lint_rules", "lsp"]
         try:
             pygls_version = importlib.metadata.version("pygls")
@@ -486,7 +682,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"file: {project.path.relative_to(project.root)}, {project.lines:,} lines "
                     "(PolyAI, browser-use, Agents SDK and Chat Completions tool code)",
                     f"workspace: {project.other_files + 1} Python files, "
-                    f"{project.other_lines + project.lines:,} lines (generated, seed {args.seed})",
+                    f"{project.other_lines + project.lines:,} lines (generated, seed {args.seed}; "
+                    f"{args.apps} cross-file packages of 6 files in apps/)",
                     f"times: from sending the notification to the first non-empty publish for "
                     f"the file, and to the last one before {args.settle:g} s without another",
                 ]

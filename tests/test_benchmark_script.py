@@ -31,7 +31,7 @@ def test_language_server_benchmark_runs_and_prints_its_table() -> None:
         [
             sys.executable,
             "benchmarks/lsp_latency.py",
-            *("--runs", "1", "--lines", "200", "--settle", "0.5"),
+            *("--runs", "1", "--lines", "200", "--settle", "0.5", "--apps", "3"),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -43,3 +43,4 @@ def test_language_server_benchmark_runs_and_prints_its_table() -> None:
     assert "fresh: didOpen after initialized → first diagnostics" in result.stdout
     assert "warm: didClose + didOpen → first diagnostics" in result.stdout
     assert "warm: didChange of 1 line" in result.stdout
+    assert "save: didSave of main.py → behaviors.py" in result.stdout
