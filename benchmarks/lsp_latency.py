@@ -480,14 +480,20 @@ def one_server(
 
 
 def save_cases(client: Client, app: Path, args: argparse.Namespace, results: Results) -> None:
-    """``didSave`` of ``main.py`` (edited on disk) → ``behaviors.py`` re-published, twice."""
+    """``didSave`` of ``main.py`` (edited on disk) → ``behaviors.py`` re-published, twice.
+
+    The saves wait for the workspace index: ``behaviors.py``'s TRV305 needs main.py's
+    agent, so it is published only once the index is built (a fresh server may still
+    be building it when the warm cases end)."""
     behaviors, main = (app / "behaviors.py").as_uri(), (app / "main.py").as_uri()
-    codes = {}
     for uri, path in ((behaviors, app / "behaviors.py"), (main, app / "main.py")):
         document = {"uri": uri, "languageId": "python", "version": 1, "text": path.read_text()}
         client.notify("textDocument/didOpen", {"textDocument": document})
-        codes[uri] = await_first(client, uri, args.timeout)
-    before = codes[behaviors]
+        codes = await_first(client, uri, args.timeout)
+        while uri == behaviors and "TRV305" not in codes:
+            codes = await_first(client, uri, args.timeout)
+        if uri == behaviors:
+            before = codes
     for n in range(2):
         text = saved_main(n)
         (app / "main.py").write_text(text, encoding="utf-8")
