@@ -214,6 +214,26 @@ def _chat_use(chat: Mapping[str, Any], use: Mapping[str, Any], where: str) -> Ch
 
 
 @dataclass
+class _Derived:
+    """What one module's facts add to the derived tables, in the order a whole pass adds
+    them, and what deriving it read: the files whose facts were consulted (``read``) and
+    the module paths whose existence was tested (``probed``, found or not). Nothing else
+    of the project can change this module's contribution."""
+
+    types: dict[str, DeclaredType] = field(default_factory=dict)
+    uses: list[tuple[tuple[str, str], AgentUse]] = field(default_factory=list)
+    registry_keys: dict[str, list[Any]] = field(default_factory=dict)
+    registries: list[tuple[tuple[str, str], ChatUse]] = field(default_factory=list)
+    functions: list[tuple[tuple[str, str], ChatUse]] = field(default_factory=list)
+    signatures: list[tuple[str, str, Any]] = field(default_factory=list)
+    """``(registry file, registered name, signature)``, in the order they are set."""
+    named: list[tuple[str, str]] = field(default_factory=list)
+    """``(framework key, file)``."""
+    read: set[str] = field(default_factory=set)
+    probed: set[str] = field(default_factory=set)
+
+
+@dataclass
 class ProjectIndex:
     """Facts of every indexed module of one or more project roots, and what they name.
 
@@ -223,6 +243,13 @@ class ProjectIndex:
     use. ``uses`` maps ``(file, function)`` to the agents that use it from
     another file; ``types`` maps ``file`` → ``{qualified name: DeclaredType}``
     for the imported output types that file's own agents declare.
+
+    Built with ``add`` for every file and one ``finish``; kept up to date with
+    ``update`` (a file's facts replaced or removed), which re-derives only the
+    contributions the change can affect. Either way the tables are those of one
+    pass over the modules in path order: each module with uses derives its own
+    contribution (:class:`_Derived`), recording what it read, and the tables are
+    their concatenation.
     """
 
     roots: tuple[Path, ...] = ()
@@ -244,6 +271,16 @@ class ProjectIndex:
     extracted: dict[str, ModuleFacts] = field(default_factory=dict, repr=False, compare=False)
     """Files a fact named and ``facts_of`` parsed: the runner caches their facts too."""
     _exists: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    _given: dict[str, ModuleFacts] = field(default_factory=dict, repr=False, compare=False)
+    """The facts ``add``/``update`` gave (``modules`` also holds what ``facts_of`` extracted)."""
+    _derived: dict[str, _Derived] = field(default_factory=dict, repr=False, compare=False)
+    """Each module with uses → its contribution to the tables."""
+    _readers: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
+    """File → the modules whose contribution read its facts."""
+    _probers: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
+    """Module path → the modules whose contribution tested whether it exists."""
+    _recording: _Derived | None = field(default=None, repr=False, compare=False)
+    _finished: bool = field(default=False, repr=False, compare=False)
 
     # -- queries used while checking
 
@@ -297,13 +334,26 @@ class ProjectIndex:
         """Function name → loops of other files that dispatch to it."""
         return {name: uses for (file, name), uses in self.chat_functions.items() if file == path}
 
+    def view(self, path: str) -> tuple[str, str, bool, bool]:
+        """Everything of the index that checking ``path`` can read (``digest``,
+        ``chat_digest`` and whether a fact of another file names it): equal views, equal
+        results."""
+        return (
+            self.digest(path),
+            self.chat_digest(path),
+            self.names_file("openai_agents", path),
+            self.names_file("openai_chat", path),
+        )
+
     # -- building
 
     def add(self, path: str, facts: ModuleFacts) -> None:
-        self.modules[path] = facts
+        self.modules[path] = self._given[path] = facts
 
     def facts_of(self, path: str) -> ModuleFacts:
         """The facts of a file, extracting them if a fact names it and it was not indexed."""
+        if self._recording is not None:
+            self._recording.read.add(path)
         facts = self.modules.get(path)
         if facts is not None and facts.data:
             return facts
@@ -318,31 +368,155 @@ class ProjectIndex:
         return facts
 
     def finish(self) -> None:
-        """Derive ``uses``, ``types`` and ``named`` once every module is in."""
-        for path in sorted(self.modules):
-            agents = self.modules[path].get("agents")
-            if not agents:
-                continue
-            types: dict[str, DeclaredType] = {}
-            for qualified, display in agents.get("type_refs", ()):
-                types[qualified] = self.resolve_type(path, qualified, display)
-            if types:
-                self.types[path] = types
-            for reference, raw_type, label, line, misspelled in agents.get("uses", ()):
-                target = self.resolve_function(path, reference)
-                if target is None:
-                    continue
-                declared = _declared(raw_type, types)
-                where = f"{self._relative(path)}:{line}"
-                use = AgentUse(label, declared, where, tuple(misspelled))
-                self.uses.setdefault(target, []).append(use)
-                self.named.setdefault("openai_agents", set()).add(target[0])
-        for path in sorted(self.modules):
-            chat = self.modules[path].get("chat")
-            if chat and chat.get("uses"):
-                self._finish_chat(path, chat)
+        """Derive ``uses``, ``types``, ``named`` and the chat tables once every module is in."""
+        for path, facts in self.modules.items():
+            if path not in self.extracted:
+                self._given.setdefault(path, facts)
+        self._derived.clear()
+        self._readers.clear()
+        self._probers.clear()
+        for path in sorted(self._given):
+            self._derive(path)
+        self._drop_unread()
+        self._fold()
+        self._finished = True
 
-    def _finish_chat(self, path: str, chat: Mapping[str, Any]) -> None:
+    def update(self, path: str, facts: ModuleFacts | None) -> None:
+        """Replace one file's facts (``None``: the file is gone) and re-derive only what
+        that can change; before ``finish``, the same as ``add``.
+
+        Afterwards every query answers as an index built from scratch would (``add``
+        for every file, then ``finish``) with the same files on disk. Re-derived are the
+        file's own contribution and that of every module whose contribution read the
+        file's facts or tested whether it exists: an import that resolves to it, or
+        could now that it exists (or no longer does). Call it for every Python file that
+        changed, appeared or went: existence is cached, and facts ``facts_of`` extracted
+        are kept while the file does not change and a contribution still reads them.
+        """
+        if not self._finished:
+            if facts is not None:
+                self.add(path, facts)
+            else:
+                self.modules.pop(path, None)
+                self._given.pop(path, None)
+            return
+        known = self._exists.pop(path, None)
+        if (
+            facts is not None
+            and self._given.get(path) == facts
+            and path not in self.extracted
+            and known is not False  # True, or never tested: nothing resolved to it changes
+        ):
+            return
+        if facts is None:
+            self._given.pop(path, None)
+            self.modules.pop(path, None)
+        else:
+            self.modules[path] = self._given[path] = facts
+        self.extracted.pop(path, None)
+        stale = {path, *self._readers.get(path, ()), *self._probers.get(path, ())}
+        for module in stale:
+            self._forget(module)
+        for module in sorted(stale):
+            if module in self._given:
+                self._derive(module)
+        self._drop_unread()
+        self._fold()
+
+    def _derive(self, path: str) -> None:
+        """Record ``path``'s contribution to the tables (nothing if its facts have no uses)."""
+        facts = self._given[path]
+        agents = facts.get("agents") or {}
+        chat = facts.get("chat") or {}
+        if not (agents.get("type_refs") or agents.get("uses") or chat.get("uses")):
+            return
+        derived = self._recording = _Derived()
+        try:
+            if agents:
+                self._derive_agents(path, agents, derived)
+            if chat.get("uses"):
+                self._derive_chat(path, chat, derived)
+        finally:
+            self._recording = None
+        self._derived[path] = derived
+        for file in derived.read:
+            self._readers.setdefault(file, set()).add(path)
+        for file in derived.probed:
+            self._probers.setdefault(file, set()).add(path)
+
+    def _forget(self, path: str) -> None:
+        derived = self._derived.pop(path, None)
+        if derived is None:
+            return
+        for files, table in ((derived.read, self._readers), (derived.probed, self._probers)):
+            for file in files:
+                modules = table.get(file)
+                if modules is not None:
+                    modules.discard(path)
+                    if not modules:
+                        del table[file]
+
+    def _drop_unread(self) -> None:
+        """Forget extracted facts no contribution reads any more (a full pass would not
+        have extracted them)."""
+        for path in [p for p in self.extracted if p not in self._readers]:
+            del self.extracted[path]
+            given = self._given.get(path)
+            if given is None:
+                self.modules.pop(path, None)
+            else:
+                self.modules[path] = given
+
+    def _fold(self) -> None:
+        """The tables: every contribution, the modules in path order (agents first)."""
+        uses: dict[tuple[str, str], list[AgentUse]] = {}
+        types: dict[str, dict[str, DeclaredType]] = {}
+        named: dict[str, set[str]] = {}
+        registries: dict[tuple[str, str], list[ChatUse]] = {}
+        functions: dict[tuple[str, str], list[ChatUse]] = {}
+        signatures: dict[str, dict[str, list[Any]]] = {}
+        registry_keys: dict[str, dict[str, list[Any]]] = {}
+        contributions = [(path, self._derived[path]) for path in sorted(self._derived)]
+        for path, derived in contributions:
+            if derived.types:
+                types[path] = derived.types
+            for target, use in derived.uses:
+                uses.setdefault(target, []).append(use)
+            for key, file in derived.named:
+                if key == "openai_agents":
+                    named.setdefault(key, set()).add(file)
+        for path, derived in contributions:
+            for key, file in derived.named:
+                if key != "openai_agents":
+                    named.setdefault(key, set()).add(file)
+            if derived.registry_keys:
+                registry_keys[path] = derived.registry_keys
+            for target, chat_use in derived.registries:
+                registries.setdefault(target, []).append(chat_use)
+            for target, chat_use in derived.functions:
+                functions.setdefault(target, []).append(chat_use)
+            for owner, local, signature in derived.signatures:
+                signatures.setdefault(owner, {})[local] = signature
+        self.uses, self.types, self.named = uses, types, named
+        self.chat_registries, self.chat_functions = registries, functions
+        self.chat_signatures, self.chat_registry_keys = signatures, registry_keys
+
+    def _derive_agents(self, path: str, agents: Mapping[str, Any], derived: _Derived) -> None:
+        """An agents module's output types (imported classes) and the behaviour functions
+        of other files its ``Agent(...)`` calls use."""
+        types = derived.types
+        for qualified, display in agents.get("type_refs", ()):
+            types[qualified] = self.resolve_type(path, qualified, display)
+        for reference, raw_type, label, line, misspelled in agents.get("uses", ()):
+            target = self.resolve_function(path, reference)
+            if target is None:
+                continue
+            declared = _declared(raw_type, types)
+            where = f"{self._relative(path)}:{line}"
+            derived.uses.append((target, AgentUse(label, declared, where, tuple(misspelled))))
+            derived.named.append(("openai_agents", target[0]))
+
+    def _derive_chat(self, path: str, chat: Mapping[str, Any], derived: _Derived) -> None:
         """Resolve a loop module's registry uses: an imported registry (its keys for the
         loop, the loop's schemas for the registry's file), and registered functions
         that live in another file (their signatures, the loop's serialisation)."""
@@ -358,11 +532,11 @@ class ProjectIndex:
                 registry = (self.facts_of(file).get("chat") or {})["registries"][name]
                 keys = sorted(key for key, _ in registry["entries"])
                 closed = bool(registry["closed"]) and not use.get("extended")
-                self.chat_registry_keys.setdefault(path, {})[imported] = [keys, closed]
+                derived.registry_keys[imported] = [keys, closed]
                 if file == path:
                     continue
-                self.chat_registries.setdefault((file, name), []).append(chat_use)
-                self.named.setdefault("openai_chat", set()).add(file)
+                derived.registries.append(((file, name), chat_use))
+                derived.named.append(("openai_chat", file))
                 owner, entries = file, [(local, None) for _, local in registry["entries"]]
             else:
                 owner, entries = path, [(local, ref) for _, local, ref in use.get("entries", ())]
@@ -374,10 +548,10 @@ class ProjectIndex:
                     continue
                 if target[0] != owner:
                     signature = (self.facts_of(target[0]).get("chat") or {})["signatures"]
-                    self.chat_signatures.setdefault(owner, {})[local] = signature[target[1]]
+                    derived.signatures.append((owner, local, signature[target[1]]))
                 if target[0] != path:
-                    self.chat_functions.setdefault(target, []).append(chat_use)
-                    self.named.setdefault("openai_chat", set()).add(target[0])
+                    derived.functions.append((target, chat_use))
+                    derived.named.append(("openai_chat", target[0]))
 
     def _registered(self, owner: str, local: str, ref: str | None) -> tuple[str, str] | None:
         """``(file, function)`` a registry entry of ``owner`` names: a top-level ``def`` of
@@ -459,6 +633,8 @@ class ProjectIndex:
         return None
 
     def _is_file(self, path: str) -> bool:
+        if self._recording is not None:
+            self._recording.probed.add(path)
         known = self._exists.get(path)
         if known is None:
             known = self._exists[path] = os.path.isfile(path)
