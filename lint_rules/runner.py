@@ -58,6 +58,7 @@ from lint_rules.analysis.index import (
     wants_facts,
 )
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.walk import forget_indexes
 from lint_rules.cache import CacheEntry, FileStamp, ResultCache, content_digest
 from lint_rules.catalog import DEFAULT_ENABLED, frameworks_enabled
 from lint_rules.config import Settings, SettingsResolver
@@ -755,6 +756,7 @@ def _collect_per_file() -> Iterator[None]:
 def _file_done() -> None:
     """After a file: free its garbage cycles (call it where the file's module is no
     longer referenced, or its tree survives into a generation never collected)."""
+    forget_indexes()
     if not gc.isenabled():
         gc.collect(0)
 

@@ -10,6 +10,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from lint_rules.analysis import walk
 from lint_rules.analysis.module import parse_module
 from lint_rules.analysis.positions import statement_ranges
 from lint_rules.analysis.walk import TreeIndex, find, iter_nodes, run_visitor
@@ -154,6 +155,37 @@ def test_run_visitor_keeps_order_and_leaves_skipped_nodes() -> None:
         ("return", ""),
         ("leave", "f"),
     ]
+
+
+@pytest.mark.parametrize("path", SOURCES[:30], ids=lambda p: str(p.relative_to(ROOT)))
+def test_replay_from_the_index_equals_the_walk(path: Path) -> None:
+    """The shared index replays a visitor (only the node classes it has methods for)
+    with the very calls, in the very order, of a walk over every node: on the module
+    and on any subtree, with ``visit_*`` returning False skipping what is below."""
+    tree = cst.parse_module(path.read_text(encoding="utf-8"))
+    index = walk.tree_index(tree)
+    subtrees = [tree, *find(tree, cst.FunctionDef, cst.ClassDef, cst.If, cst.Call)[:40]]
+    for node in subtrees:
+        walked, replayed = _Recorder(), _Recorder()
+        walk._run(node, walked, walk._dispatch_table(_Recorder) or {})
+        assert node in index
+        run_visitor(node, replayed)
+        assert replayed.events == walked.events
+
+
+def test_a_module_walk_builds_the_shared_index_once() -> None:
+    tree = cst.parse_module("def f(a):\n    return g(a)\n")
+    run_visitor(tree, _Recorder())
+    index = walk.tree_index(tree)
+    run_visitor(tree.body[0], _Recorder())
+    assert walk.tree_index(tree) is index
+    assert [type(n).__name__ for n in walk.find_indexed(tree, cst.Call, cst.Name)] == [
+        "Name", "Name", "Call", "Name", "Name"
+    ]  # fmt: skip
+    function = tree.body[0]
+    assert isinstance(function, cst.FunctionDef)
+    assert index.enclosing_scope(function.params) is function
+    assert index.enclosing_scope(function) is None
 
 
 def test_run_visitor_honours_methods_set_on_the_instance() -> None:

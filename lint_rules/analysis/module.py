@@ -28,7 +28,7 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 
 from lint_rules.analysis.positions import RawRange, statement_ranges
 from lint_rules.analysis.stack import deep_if_needed
-from lint_rules.analysis.walk import iter_nodes
+from lint_rules.analysis.walk import TreeIndex, tree_index
 
 
 @dataclass
@@ -57,15 +57,23 @@ class ParsedModule:
     _statement_positions: dict[int, tuple[dict[int, RawRange], int]] = field(default_factory=dict)
     """Statement index → (``id`` of its nodes → range as if it began the file, the line
     shift to add)."""
-    _owners: dict[int, int] = field(default_factory=dict)
-    """``id`` of a node → index of its top-level statement, for the statements walked so far
-    (the tree keeps every node alive, so no other live object shares an id)."""
-    _walked: int = 0
+    _index: TreeIndex | None = field(default=None, repr=False)
+    _body_starts: list[int] | None = None
+    """The pre-order number (``index``) of each top-level statement."""
     _starts: list[int] | None = None
     _never_returning: frozenset[str] | None = None
     _line_starts: list[int] | None = None
     _python_tree: ast.Module | None = field(default=None, repr=False)
     """CPython's tree of ``source`` when ``check_parse_cost`` had to build it."""
+
+    @property
+    def index(self) -> TreeIndex:
+        """The module's one shared pass: every node in pre-order, by type, with its
+        enclosing scope (``analysis.walk.TreeIndex``), built on first use. Every
+        ``find_indexed`` and ``run_visitor`` on a node of this tree is answered from it."""
+        if self._index is None:
+            self._index = tree_index(self.tree)
+        return self._index
 
     # ------------------------------------------------------------------ names
 
@@ -168,18 +176,18 @@ class ParsedModule:
         return ranges, line - ranges[id(anchor)][0]
 
     def _statement_owner(self, node: cst.CSTNode) -> int | None:
-        """The index of the top-level statement ``node`` belongs to, walking statements
-        only as far as needed; ``None`` for a node outside every statement."""
-        owners = self._owners
-        found = owners.get(id(node))
-        body = self.tree.body
-        while found is None and self._walked < len(body):
-            index = self._walked
-            self._walked += 1
-            for each in iter_nodes(body[index]):
-                owners[id(each)] = index
-            found = owners.get(id(node))
-        return found
+        """The index of the top-level statement ``node`` belongs to; ``None`` for a node
+        outside every statement."""
+        index = self.index
+        if node not in index:
+            return None
+        at, _ = index.span(node)
+        if self._body_starts is None:
+            self._body_starts = [index.span(statement)[0] for statement in self.tree.body]
+        owner = bisect.bisect_right(self._body_starts, at) - 1
+        if owner < 0 or at >= index.span(self.tree.body[owner])[1]:
+            return None
+        return owner
 
     def _statement_lines(self) -> list[int] | None:
         """The line of each top-level statement's anchor (``def``/``class`` line, else its

@@ -240,6 +240,10 @@ def run_visitor(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         table = _DISPATCH[cls] = _dispatch_table(cls)
     if table is None or _has_instance_methods(visitor):
         _run_generic(node, visitor)
+        return
+    index = tree_index(node) if isinstance(node, cst.Module) else _index_holding(node)
+    if index is not None:
+        index.replay(node, visitor, table)
     else:
         _run(node, visitor, table)
 
@@ -274,15 +278,23 @@ def _method(cls: type, name: str) -> Callable[..., object] | None:
     return function  # type: ignore[no-any-return]
 
 
+def _entry(
+    table: _Dispatch, node_class: type, visitor_class: type
+) -> tuple[Callable[..., object] | None, Callable[..., object] | None]:
+    entry = table.get(node_class)
+    if entry is None:
+        name = node_class.__name__
+        entry = table[node_class] = (
+            _method(visitor_class, f"visit_{name}"),
+            _method(visitor_class, f"leave_{name}"),
+        )
+    return entry
+
+
 def _run(node: cst.CSTNode, visitor: cst.CSTVisitor, table: _Dispatch) -> None:
     entry = table.get(node.__class__)
     if entry is None:
-        name = node.__class__.__name__
-        cls = type(visitor)
-        entry = table[node.__class__] = (
-            _method(cls, f"visit_{name}"),
-            _method(cls, f"leave_{name}"),
-        )
+        entry = _entry(table, node.__class__, type(visitor))
     visit, leave = entry
     if visit is None or visit(visitor, node) is not False:
         for child in child_list(node):
@@ -364,26 +376,91 @@ class TreeIndex:
     def __contains__(self, node: cst.CSTNode) -> bool:
         return id(node) in self._position
 
+    @property
+    def root(self) -> cst.CSTNode:
+        return self._order[0]
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """The pre-order numbers of ``node`` and of the first node after its subtree."""
+        start = self._position[id(node)]
+        return start, self._end[start]
+
+    def node_at(self, position: int) -> cst.CSTNode:
+        return self._order[position]
+
+    def _kinds(self, types: tuple[type[cst.CSTNode], ...]) -> list[type[cst.CSTNode]]:
+        kinds = self._matching.get(types)
+        if kinds is None:
+            kinds = self._matching[types] = [t for t in self._types if issubclass(t, types)]
+        return kinds
+
+    def _positions(self, kinds: list[type[cst.CSTNode]], start: int, end: int) -> list[int]:
+        """The pre-order numbers of the nodes of ``kinds`` in ``[start, end)``, ascending."""
+        found: list[int] = []
+        whole = start == 0 and end == len(self._order)
+        for kind in kinds:
+            indices = self._types[kind]
+            if whole:
+                found.extend(indices)
+            else:
+                found.extend(
+                    indices[bisect.bisect_left(indices, start) : bisect.bisect_left(indices, end)]
+                )
+        if len(kinds) > 1:
+            found.sort()
+        return found
+
     def find(
         self, node: cst.CSTNode, types: tuple[type[cst.CSTNode], ...], *, nested: bool
     ) -> list[cst.CSTNode]:
         """``walk.find(node, *types, nested=nested)``, answered from the index."""
         start = self._position[id(node)]
-        end = self._end[start]
-        kinds = self._matching.get(types)
-        if kinds is None:
-            kinds = self._matching[types] = [t for t in self._types if issubclass(t, types)]
-        found: list[int] = []
-        for kind in kinds:
-            indices = self._types[kind]
-            found.extend(
-                indices[bisect.bisect_left(indices, start) : bisect.bisect_left(indices, end)]
-            )
-        if len(kinds) > 1:
-            found.sort()
+        found = self._positions(self._kinds(types), start, self._end[start])
         if not nested:
-            found = [i for i in found if self._scope_of[i] <= start or i == start]
-        return [self._order[i] for i in found]
+            scope_of = self._scope_of
+            found = [i for i in found if scope_of[i] <= start or i == start]
+        order = self._order
+        return [order[i] for i in found]
+
+    def enclosing_scope(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The nearest function, class or lambda strictly above ``node`` (``None``: none)."""
+        scope = self._scope_of[self._position[id(node)]]
+        return self._order[scope] if scope >= 0 else None
+
+    def replay(self, node: cst.CSTNode, visitor: cst.CSTVisitor, table: _Dispatch) -> None:
+        """``run_visitor(node, visitor)`` from the index: only the nodes of the classes
+        ``visitor`` has methods for are touched, in the same order, with the same
+        ``visit_*``/``leave_*`` calls (a ``visit_*`` returning False skips the nodes
+        below, and its ``leave_*`` still runs once the walk is past them)."""
+        visitor_class = type(visitor)
+        kinds = []
+        for kind in self._types:
+            visit, leave = _entry(table, kind, visitor_class)
+            if visit is not None or leave is not None:
+                kinds.append(kind)
+        start = self._position[id(node)]
+        order, end = self._order, self._end
+        pending: list[tuple[int, cst.CSTNode, Callable[..., object] | None]] = []
+        skip_to = -1
+        for at in self._positions(kinds, start, end[start]):
+            if at < skip_to:
+                continue
+            while pending and pending[-1][0] <= at:
+                _, left, leave = pending.pop()
+                if leave is not None:
+                    leave(visitor, left)
+            current = order[at]
+            visit, leave = table[current.__class__]
+            if visit is not None and visit(visitor, current) is False:
+                skip_to = end[at]
+            pending.append((end[at], current, leave))
+        while pending:
+            _, left, leave = pending.pop()
+            if leave is not None:
+                leave(visitor, left)
 
 
 _RECENT_INDEXES: list[TreeIndex] = []
@@ -391,19 +468,43 @@ _KEEP_INDEXES = 4
 _INDEX_LOCK = threading.Lock()
 
 
-def find_indexed(
-    node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = True
-) -> list[cst.CSTNode]:
-    """``find`` for code that queries many subtrees of one tree: the first query
-    indexes the tree it is asked about (ask about the module first), later
-    queries on any of its nodes are answered from that index. The few most
-    recent indexes are kept; a language server's thread may call this too.
-    """
+def tree_index(root: cst.CSTNode) -> TreeIndex:
+    """The index of the tree ``root`` heads, built on first use and kept with the few most
+    recent ones: every later ``find_indexed``/``run_visitor`` on a node of that tree is
+    answered from it (a language server's thread may ask too)."""
+    with _INDEX_LOCK:
+        for index in reversed(_RECENT_INDEXES):
+            if index.root is root:
+                return index
+    index = TreeIndex(root)
+    with _INDEX_LOCK:
+        _RECENT_INDEXES.append(index)
+        del _RECENT_INDEXES[:-_KEEP_INDEXES]
+    return index
+
+
+def forget_indexes() -> None:
+    """Drop the kept indexes (and with them their trees): a run calls it once a file is
+    done, so that the tree is freed at once rather than examined by the collector."""
+    with _INDEX_LOCK:
+        _RECENT_INDEXES.clear()
+
+
+def _index_holding(node: cst.CSTNode) -> TreeIndex | None:
     with _INDEX_LOCK:
         for index in reversed(_RECENT_INDEXES):
             if node in index:
-                return index.find(node, types, nested=nested)
-        index = TreeIndex(node)
-        _RECENT_INDEXES.append(index)
-        del _RECENT_INDEXES[:-_KEEP_INDEXES]
-        return index.find(node, types, nested=nested)
+                return index
+    return None
+
+
+def find_indexed(
+    node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = True
+) -> list[cst.CSTNode]:
+    """``find`` for code that queries many subtrees of one tree: answered from the index
+    of the tree that holds ``node`` (``tree_index``), or from a new index of ``node``'s
+    own subtree when no recent index holds it (ask about the module first)."""
+    index = _index_holding(node)
+    if index is None:
+        index = tree_index(node)
+    return index.find(node, types, nested=nested)
