@@ -41,9 +41,11 @@ What it does
   ``behaviors.py`` its output type). The index covers the workspace folders:
   built on the worker thread after ``initialized``, then kept up to date file by
   file from saves and watched-file events (the saved text, not unsaved
-  buffers, as in ``toolret check``). A change of facts re-checks the open
-  documents. The build runs in slices of :data:`_INDEX_SLICE` seconds with the
-  checks of newly opened documents let in first, so a document opened on a fresh
+  buffers, as in ``toolret check``): a changed file's facts replace its old ones
+  and only what they can change is derived again (``ProjectIndex.update``). The
+  open documents whose view of the index changed are checked again. The build
+  runs in slices of :data:`_INDEX_SLICE` seconds with the checks of newly
+  opened documents let in first, so a document opened on a fresh
   server shows its same-file diagnostics at once, checked without the index as
   the flake8 plugin checks; once the index is ready the open documents are
   checked again with it, and published again where that changed anything.
@@ -1005,8 +1007,13 @@ class ToolretLanguageServer(LanguageServer):
     async def _reindex(self, uris: list[str]) -> None:
         try:
             paths = [path for path in map(_path_of, uris) if path]
-            if paths and await self._run(self._update_index, paths):
-                self._invalidate(settings=False)
+            if not paths:
+                return
+            open_paths = {uri: _path_of(uri) for uri in self._documents}
+            changed = await self._run(self._update_index, paths, set(open_paths.values()))
+            stale = [uri for uri, path in open_paths.items() if path in changed]
+            if stale:
+                self._invalidate(settings=False, uris=stale)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -1051,27 +1058,29 @@ class ToolretLanguageServer(LanguageServer):
         self._indexing = False
         return self._rebuild_index()
 
-    def _update_index(self, paths: list[str]) -> bool:
-        """Worker thread: re-read the facts of ``paths``; whether the index changed."""
+    def _update_index(self, paths: list[str], open_paths: set[str]) -> set[str]:
+        """Worker thread: re-read the facts of ``paths`` and update the index with those
+        that changed (only what they can affect is derived again); the ``open_paths``
+        whose view of the index (:meth:`ProjectIndex.view`) changed."""
         if self._indexing:  # the build's end derives the index from these facts too
             for path in paths:
                 self._read_facts(path)
-            return False
+            return set()
         if not self._index_roots:
-            return False
+            return set()
         index = self._project.index
-        changed = False
+        if index is None:  # the build failed: try again from the facts read
+            for path in paths:
+                self._read_facts(path)
+            return open_paths if self._rebuild_index() else set()
+        views = {path: index.view(path) for path in open_paths if path}
         for path in paths:
             before = self._facts.get(path)
             self._read_facts(path)
             after = self._facts.get(path)
-            if (before is None) != (after is None):
-                changed = True  # created or deleted: an import may resolve differently now
-            elif before is not None and after is not None and before[1] != after[1]:
-                changed = True
-            elif index is not None and index.modules.get(path, EMPTY_FACTS).data:
-                changed = True  # a file another one's fact names: its functions, its classes
-        return self._rebuild_index() if changed else False
+            if after is not before:  # created, deleted or changed on disk
+                index.update(path, None if after is None else after[1])
+        return {path for path, view in views.items() if index.view(path) != view}
 
     def _read_facts(self, path: str) -> None:
         try:
@@ -1170,12 +1179,21 @@ class ToolretLanguageServer(LanguageServer):
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
 
-    def _invalidate(self, *, settings: bool, delay: float | None = None) -> None:
+    def _invalidate(
+        self, *, settings: bool, delay: float | None = None, uris: Iterable[str] | None = None
+    ) -> None:
         """Settings or project facts may have changed: check the open documents again
-        after ``delay`` seconds (default: the debounce, as file events come in bursts)."""
+        (only ``uris``, when given) after ``delay`` seconds (default: the debounce, as file
+        events come in bursts)."""
         if settings:
             self._resolver = self._new_resolver()
-        self._generation += 1
+        if uris is None:
+            self._generation += 1
+        else:
+            for uri in uris:
+                state = self._documents.get(uri)
+                if state is not None:
+                    state.generation = -1  # checked with facts that are gone
         self._spawn(self._recheck_open_documents(self.debounce if delay is None else delay))
 
     async def _recheck_open_documents(self, delay: float) -> None:

@@ -528,3 +528,31 @@ async def test_cross_file_facts_come_from_the_workspace_index(
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[changed]))
     codes = await published_until(client, uri, lambda codes: "TRV305" in codes)
     assert "TRV312" in codes
+
+
+@in_module_loop
+async def test_a_saved_file_without_facts_of_its_own_updates_the_index(
+    indexed_client: LanguageClient, tmp_path: Path
+) -> None:
+    # models.py has no signal: the index parsed it only because main.py's agent names
+    # its class. Saved without that class, it changes behaviors.py's findings.
+    client = indexed_client
+    root = tmp_path / "weather"
+    uri = (root / "behaviors.py").as_uri()
+    open_document(client, uri, (root / "behaviors.py").read_text())
+    codes = await published_until(client, uri, lambda codes: "TRV305" in codes)
+    models = root / "models.py"
+    original = models.read_text()
+    open_document(client, models.as_uri(), original)
+    for version, (text, wanted) in enumerate([("WeatherReport = None\n", False), (original, True)]):
+        models.write_text(text)
+        change_document(client, models.as_uri(), version + 2, text)
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(models.as_uri())
+            )
+        )
+        codes = await published_until(
+            client, uri, lambda codes, wanted=wanted: ("TRV305" in codes) == wanted
+        )
+        assert "TRV312" in codes  # main.py's other agent: unchanged
