@@ -10,7 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import libcst as cst
 import pytest
+from libcst.metadata import CodePosition, CodeRange
 
 from lint_rules.analysis import module as module_module
 from lint_rules.config import Settings
@@ -44,11 +46,32 @@ def test_a_backslash_line_inside_a_string_is_kept() -> None:
 def test_a_fix_whose_range_does_not_hold_its_node_is_dropped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Positions gone wrong for any reason (here: LibCST given the line it mishandles):
-    # the finding may be misplaced, but no fix edits text that is not its node.
+    # Positions gone wrong for any reason (here: every range one line up): the finding may
+    # be misplaced, but no fix edits text that is not its node.
+    right = module_module.ParsedModule.range_of
+
+    def one_line_up(self: module_module.ParsedModule, node: cst.CSTNode) -> CodeRange:
+        where = right(self, node)
+        return CodeRange(
+            CodePosition(where.start.line - 1, where.start.column),
+            CodePosition(where.end.line - 1, where.end.column),
+        )
+
+    monkeypatch.setattr(module_module.ParsedModule, "range_of", one_line_up)
+    (diagnostic,) = check_source(BACKSLASH_LINE, "functions/bad.py", Settings())
+    assert diagnostic.location.row == 4  # misplaced
+    assert diagnostic.fix is None
+
+
+def test_libcst_given_a_backslash_line_still_places_a_nested_return(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # LibCST mishandles a backslash-only line (it shifts what follows a line up); a
+    # statement nested in a block is positioned from CPython's line of that statement.
     monkeypatch.setattr(module_module, "libcst_source", lambda source, tree: source)
     (diagnostic,) = check_source(BACKSLASH_LINE, "functions/bad.py", Settings())
-    assert diagnostic.fix is None
+    assert (diagnostic.location.row, diagnostic.location.column) == (5, 16)
+    assert diagnostic.fix is not None
 
 
 def test_toolret_fix_edits_the_return_not_the_line_above(tmp_path: Path) -> None:

@@ -243,6 +243,17 @@ _POSITION_CASES = {
     "tabs": "def f(a):\n\tif a:\n\t\treturn [a,\n\t\t\ta]\n\treturn g(\ta)\nx = f(1)\t# c\n",
     "no trailing newline": "import os\n\ndef f():\n    return os.sep",
     "form feed": "x = 1\n\x0c\ndef f():\n    return x\n",
+    "nested blocks": (
+        'class A:\n  """doc"""\n  @staticmethod\n  def m(x):\n      if x:\n          try:\n'
+        "              return {'k': [x,\n                            x]}\n"
+        "          except* ValueError as e:\n              raise\n"
+        "          # footer comment\n      elif x is None: return 0; pass\n      else:\n"
+        "       \tfor i in x:\n       \t    async def g():\n       \t        async with a as b:\n"
+        "       \t            await b\n       \t    while i:\n       \t        i -= 1\n"
+        "       \telse:\n       \t    y = \\\n       \t        2\n      match x:\n"
+        "         case [a, *_] if a:\n             return a\n         case _:\n"
+        "             pass\n  z = 1\n"
+    ),
     "comments only between": "# a\n\n# b\nx = 1\n    # odd\n# c\ny = (x +\n     1)  # d\n# end\n",
 }
 
@@ -280,3 +291,17 @@ def test_position_recorder_records_what_position_provider_does(source: str) -> N
                     where.end.line,
                     where.end.column,
                 ), type(node).__name__
+
+
+def test_a_nested_statement_is_generated_alone() -> None:
+    source = "def f(a):\n    if a:\n        b = 1\n        return {'k': a}\n    return None\n"
+    module = parse_module(source, "functions/f.py")
+    function = module.tree.body[0]
+    assert isinstance(function, cst.FunctionDef)
+    returned = find(function, cst.Dict)[0]
+    where = module.range_of(returned)
+    assert (where.start.line, where.start.column, where.end.column) == (4, 15, 23)
+    (statement,) = (
+        n for n in find(function, cst.SimpleStatementLine) if returned in find(n, cst.Dict)
+    )
+    assert list(module._statement_positions) == [id(statement)]  # not the whole function

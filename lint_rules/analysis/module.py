@@ -20,7 +20,7 @@ import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import libcst as cst
 from libcst import CSTNode
@@ -55,12 +55,12 @@ class ParsedModule:
     recognition, shared by the index facts and the rules)."""
     _positions: dict[cst.CSTNode, CodeRange] | None = None
     _statement_positions: dict[int, tuple[dict[int, RawRange], int]] = field(default_factory=dict)
+    """``id`` of a statement → its nodes' ranges and the line shift (``_generate``)."""
+    _python_statements: list[ast.stmt] | Literal[False] | None = field(default=None, repr=False)
+    """CPython's statements of the module (``False``: it cannot parse the source)."""
     """Statement index → (``id`` of its nodes → range as if it began the file, the line
     shift to add)."""
     _index: TreeIndex | None = field(default=None, repr=False)
-    _body_starts: list[int] | None = None
-    """The pre-order number (``index``) of each top-level statement."""
-    _starts: list[int] | None = None
     _never_returning: frozenset[str] | None = None
     _line_starts: list[int] | None = None
     _python_tree: ast.Module | None = field(default=None, repr=False)
@@ -132,26 +132,30 @@ class ParsedModule:
         """The node's range: 1-based lines, 0-based code-point columns, parentheses excluded.
 
         LibCST's ``PositionProvider`` regenerates the code of the whole module
-        (about three parses' worth of time). Only the top-level statement that
-        holds the node is regenerated here, with a leaner position recorder
-        (``analysis.positions``); its first line comes from CPython's own parser, which
-        numbers lines the same way. Where that is not possible (a node outside
-        any statement, source this Python cannot parse) the whole module's
-        positions are computed once.
+        (about three parses' worth of time). Only the innermost statement that
+        holds the node — a statement of the module or of an indented block, found
+        in the shared index — is regenerated here, at its indentation, with a
+        leaner position recorder (``analysis.positions``); its first line comes
+        from CPython's own parser, which numbers lines the same way. Where that is
+        not possible (a node outside any statement, source this Python cannot
+        parse, a statement list the two parsers split differently) the whole
+        module's positions are computed once.
         """
         if self._positions is None:
             self._positions = {}
         found = self._positions.get(node)
         if found is not None:
             return found
-        starts = self._statement_lines()
-        owner = None if starts is None else self._statement_owner(node)
-        if starts is None or owner is None:
+        located = self._locate(node)
+        if located is None:
             self._positions.update(deep_if_needed(_module_positions, self.tree))
             return self._positions[node]
-        generated = self._statement_positions.get(owner)
+        statement, line, indents = located
+        generated = self._statement_positions.get(id(statement))
         if generated is None:
-            generated = self._statement_positions[owner] = self._generate(owner, starts[owner])
+            generated = self._statement_positions[id(statement)] = self._generate(
+                statement, line, indents
+            )
         ranges, shift = generated
         line, column, end_line, end_column = ranges[id(node)]
         where = CodeRange(
@@ -160,57 +164,62 @@ class ParsedModule:
         self._positions[node] = where
         return where
 
-    def _generate(self, owner: int, line: int) -> tuple[dict[int, RawRange], int]:
-        """The ranges of statement ``owner``'s nodes as if it began the file, and how
-        many lines to add to them (its anchor is on ``line``).
+    def _generate(
+        self, statement: cst.BaseStatement, line: int, indents: tuple[str, ...]
+    ) -> tuple[dict[int, RawRange], int]:
+        """The ranges of ``statement``'s nodes as if it began the file, and how many lines
+        to add to them (its anchor is on ``line``).
 
-        This is what ``PositionProvider`` does for a module, minus the module:
-        top-level statements start at column 0 and with no indentation, so
-        their columns do not depend on what precedes them.
+        This is what ``PositionProvider`` does for a module, minus everything around the
+        statement: generated at the indentation of the blocks that hold it, its columns
+        do not depend on what precedes it.
         """
-        statement = self.tree.body[owner]
-        ranges = statement_ranges(statement, self.tree)
+        ranges = statement_ranges(statement, self.tree, indents)
         anchor = (
             statement.name if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else statement
         )
         return ranges, line - ranges[id(anchor)][0]
 
-    def _statement_owner(self, node: cst.CSTNode) -> int | None:
-        """The index of the top-level statement ``node`` belongs to; ``None`` for a node
-        outside every statement."""
+    def _locate(self, node: cst.CSTNode) -> tuple[cst.BaseStatement, int, tuple[str, ...]] | None:
+        """The innermost statement of the module's or an indented block's statement list
+        that holds ``node``, the line of its anchor (``def``/``class`` line, else its first
+        line) by CPython, and the indentation of each block around it; ``None`` when
+        there is none or the two parsers disagree on a statement list on the way."""
         index = self.index
-        if node not in index:
+        if node not in index or self._python_body() is None:
             return None
         at, _ = index.span(node)
-        if self._body_starts is None:
-            self._body_starts = [index.span(statement)[0] for statement in self.tree.body]
-        owner = bisect.bisect_right(self._body_starts, at) - 1
-        if owner < 0 or at >= index.span(self.tree.body[owner])[1]:
-            return None
-        return owner
+        statements: Sequence[cst.BaseStatement] = self.tree.body
+        python: Sequence[ast.stmt] = self._python_body() or ()
+        indents: tuple[str, ...] = ()
+        found = None
+        while True:
+            picked = _pick(index, statements, python, at)
+            if picked is None:
+                return found
+            statement, first = picked
+            found = (statement, first.lineno, indents)
+            if index.span(statement)[0] == at:
+                return found
+            inner = _inner_block(index, statement, first, at)
+            if inner is None:
+                return found
+            block, python = inner
+            statements = block.body
+            default = self.tree.default_indent
+            if isinstance(statement, cst.Match):  # the cases are a block of their own
+                indents = (*indents, default if statement.indent is None else statement.indent)
+            indent = block.indent
+            indents = (*indents, default if indent is None else indent)
 
-    def _statement_lines(self) -> list[int] | None:
-        """The line of each top-level statement's anchor (``def``/``class`` line, else its
-        first line), from CPython's parser; ``None`` when the two parsers disagree."""
-        if self._starts is None:
+    def _python_body(self) -> list[ast.stmt] | None:
+        """CPython's statements of the module; ``None`` when it cannot parse it."""
+        if self._python_statements is None:
             try:
-                body = (self._python_tree or ast.parse(self.source)).body
+                self._python_statements = (self._python_tree or ast.parse(self.source)).body
             except (SyntaxError, ValueError, RecursionError, MemoryError):
-                self._starts = []
-                return None
-            starts: list[int] = []
-            index = 0
-            for statement in self.tree.body:
-                if index >= len(body):
-                    break
-                starts.append(body[index].lineno)
-                index += (
-                    len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-                )
-            self._starts = (
-                starts if len(starts) == len(self.tree.body) and index == len(body) else []
-            )
-        return self._starts or None
+                self._python_statements = False
+        return self._python_statements or None
 
     def code_for(self, node: cst.CSTNode) -> str:
         return deep_if_needed(self.tree.code_for_node, node)
@@ -235,6 +244,99 @@ class ParsedModule:
         bare = node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
         expected = "".join(self.code_for(bare).split())
         return "".join(self.text_at(self.range_of(node)).split()) == expected
+
+
+_PYTHON_TRY_STAR: type[ast.stmt] | None = getattr(ast, "TryStar", None)
+
+
+def _pick(
+    index: TreeIndex,
+    statements: Sequence[cst.BaseStatement],
+    python: Sequence[ast.stmt],
+    at: int,
+) -> tuple[cst.BaseStatement, ast.stmt] | None:
+    """The statement of ``statements`` whose subtree holds pre-order number ``at``, with
+    CPython's first statement of it (a line of ``a; b`` is several); ``None`` when no
+    statement holds it or the two lists do not match statement for statement."""
+    expected = sum(
+        len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        for statement in statements
+    )
+    if expected != len(python):
+        return None
+    offset = 0
+    for statement in statements:
+        start, end = index.span(statement)
+        if start <= at < end:
+            return statement, python[offset]
+        if start > at:
+            return None
+        offset += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return None
+
+
+def _inner_block(
+    index: TreeIndex, statement: cst.BaseStatement, python: ast.stmt, at: int
+) -> tuple[cst.IndentedBlock, Sequence[ast.stmt]] | None:
+    """The indented block of compound ``statement`` that holds pre-order number ``at``,
+    with CPython's statements of that block; ``None`` when ``at`` is in the header (or a
+    one-line suite) or the two trees do not correspond."""
+    for block, statements in _blocks(statement, python):
+        if isinstance(block, cst.IndentedBlock):
+            start, end = index.span(block)
+            if start <= at < end:
+                return block, statements
+    return None
+
+
+def _blocks(
+    statement: cst.CSTNode, python: ast.AST
+) -> Iterator[tuple[cst.BaseSuite, Sequence[ast.stmt]]]:
+    """Each block of a compound statement with CPython's statement list for it, as far as
+    the two trees agree on what the statement is."""
+    if isinstance(statement, cst.FunctionDef):
+        if isinstance(python, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield statement.body, python.body
+    elif isinstance(statement, cst.ClassDef):
+        if isinstance(python, ast.ClassDef):
+            yield statement.body, python.body
+    elif isinstance(statement, cst.If):
+        if isinstance(python, ast.If):
+            yield statement.body, python.body
+            orelse = statement.orelse
+            if isinstance(orelse, cst.Else):
+                yield orelse.body, python.orelse
+            elif isinstance(orelse, cst.If) and len(python.orelse) == 1:
+                yield from _blocks(orelse, python.orelse[0])  # ``elif``
+    elif isinstance(statement, (cst.For, cst.While)):
+        if isinstance(python, (ast.For, ast.AsyncFor, ast.While)):
+            yield statement.body, python.body
+            if statement.orelse is not None:
+                yield statement.orelse.body, python.orelse
+    elif isinstance(statement, cst.With):
+        if isinstance(python, (ast.With, ast.AsyncWith)):
+            yield statement.body, python.body
+    elif isinstance(statement, (cst.Try, cst.TryStar)):
+        if isinstance(python, ast.Try) or (
+            _PYTHON_TRY_STAR is not None and isinstance(python, _PYTHON_TRY_STAR)
+        ):
+            handlers = python.handlers  # type: ignore[attr-defined]
+            yield statement.body, python.body  # type: ignore[attr-defined]
+            ours: Sequence[cst.ExceptHandler | cst.ExceptStarHandler] = statement.handlers
+            if len(ours) == len(handlers):
+                for handler, python_handler in zip(ours, handlers, strict=True):
+                    yield handler.body, python_handler.body
+            if statement.orelse is not None:
+                yield statement.orelse.body, python.orelse  # type: ignore[attr-defined]
+            if statement.finalbody is not None:
+                yield statement.finalbody.body, python.finalbody  # type: ignore[attr-defined]
+    elif (
+        isinstance(statement, cst.Match)
+        and isinstance(python, getattr(ast, "Match", ()))
+        and len(statement.cases) == len(python.cases)  # type: ignore[attr-defined]
+    ):
+        for case, python_case in zip(statement.cases, python.cases, strict=True):  # type: ignore[attr-defined]
+            yield case.body, python_case.body
 
 
 def _module_positions(tree: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:

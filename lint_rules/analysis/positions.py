@@ -26,15 +26,20 @@ RawRange = tuple[int, int, int, int]
 """Start line, start column, end line, end column (lines 1-based, columns 0-based)."""
 
 
-def statement_ranges(statement: cst.CSTNode, module: cst.Module) -> dict[int, RawRange]:
+def statement_ranges(
+    statement: cst.CSTNode, module: cst.Module, indents: tuple[str, ...] = ()
+) -> dict[int, RawRange]:
     """``id(node)`` → range of every node of ``statement``, as if the statement
-    began the file (line 1, column 0), equal to what ``PositionProvider``
-    records for it there."""
-    return deep_if_needed(_record, statement, module)
+    began the file (line 1) inside blocks indented by ``indents``, equal to what
+    ``PositionProvider`` records for it there."""
+    return deep_if_needed(_record, statement, module, indents)
 
 
-def _record(statement: cst.CSTNode, module: cst.Module) -> dict[int, RawRange]:
+def _record(
+    statement: cst.CSTNode, module: cst.Module, indents: tuple[str, ...]
+) -> dict[int, RawRange]:
     state = PositionRecorder(module.default_indent, module.default_newline)
+    state.indent_tokens.extend(indents)
     statement._codegen(state)
     return state.ranges
 
