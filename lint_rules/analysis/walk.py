@@ -310,6 +310,10 @@ def _run_generic(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     visitor.on_leave(node)
 
 
+_DONE = -2
+"""The scope that marks a completed subtree on ``TreeIndex._index``'s stack."""
+
+
 class TreeIndex:
     """Every node of a tree in pre-order, bucketed by type, for repeated subtree queries.
 
@@ -322,56 +326,81 @@ class TreeIndex:
     def __init__(self, root: cst.CSTNode) -> None:
         # Keyed by ``id``: every indexed node stays alive in ``_order``, so no other
         # live object can share its id, and ``id`` is cheaper than ``CSTNode.__hash__``.
-        self._position: dict[int, int] = {}
         self._order: list[cst.CSTNode] = []
         self._end: list[int] = []
         self._scope_of: list[int] = []  # index of the nearest enclosing scope, strictly above
         self._types: dict[type[cst.CSTNode], list[int]] = {}
         self._index(root)
+        # Keyed by ``id``: every indexed node stays alive in ``_order``, so no other live
+        # object can share its id, and ``id`` is cheaper than ``CSTNode.__hash__``.
+        self._position = dict(zip(map(id, self._order), range(len(self._order)), strict=True))
         self._matching: dict[tuple[type[cst.CSTNode], ...], list[type[cst.CSTNode]]] = {}
 
     def _index(self, root: cst.CSTNode) -> None:
-        """Number the nodes in pre-order (a loop, not recursion: trees can be deep)."""
-        position, order, end, scope_of, types = (
-            self._position,
-            self._order,
-            self._end,
-            self._scope_of,
-            self._types,
-        )
-        # Entries: a node with the index of its enclosing scope, or (``None``, the
-        # index of a node whose subtree is complete).
-        nodes: list[cst.CSTNode | int] = [root]  # an int: the subtree at that index is done
-        scopes: list[int] = [-1]  # the enclosing scope of each entry of ``nodes``
+        """Number the nodes in pre-order (a loop, not recursion: trees can be deep).
+
+        This is every module's one walk over all its nodes, so ``child_list`` is inlined
+        and the stacks' methods are bound once.
+        """
+        order, end, scope_of, types = self._order, self._end, self._scope_of, self._types
+        getters, kinds, scopes_of_class = _GETTERS.get, _KIND.get, _IS_SCOPE.get
+        # ``nodes`` holds the nodes to number, each with the index of its enclosing scope
+        # in ``scopes``; an int in ``nodes`` (scope ``_DONE``) is a node whose subtree is
+        # complete once it is popped.
+        nodes: list[Any] = [root]
+        scopes: list[int] = [-1]
+        pop_node, pop_scope = nodes.pop, scopes.pop
+        push_node, push_scope = nodes.append, scopes.append
+        extend_nodes, extend_scopes = nodes.extend, scopes.extend
+        add_order, add_scope, add_end = order.append, scope_of.append, end.append
         while nodes:
-            node = nodes.pop()
-            scope = scopes.pop()
-            if isinstance(node, int):
+            node = pop_node()
+            scope = pop_scope()
+            if scope == _DONE:
                 end[node] = len(order)
                 continue
             at = len(order)
-            position[id(node)] = at
-            order.append(node)
-            scope_of.append(scope)
+            add_order(node)
+            add_scope(scope)
             cls = node.__class__
             bucket = types.get(cls)
             if bucket is None:
                 types[cls] = [at]
             else:
                 bucket.append(at)
-            below = child_list(node)
-            if not below:
-                end.append(at + 1)
+            entry = getters(cls)
+            if entry is None:
+                entry = _getter(cls)
+            get, single = entry
+            if get is None:
+                add_end(at + 1)
                 continue
-            end.append(0)
-            is_scope = _IS_SCOPE.get(cls)
+            below: list[cst.CSTNode] = []
+            for value in (get(node),) if single else get(node):
+                kind = kinds(value.__class__)
+                if kind is None:
+                    kind = _kind(value.__class__)
+                if kind == _NODE:
+                    below.append(value)
+                elif kind == _SEQUENCE:
+                    for item in value:
+                        item_kind = kinds(item.__class__)
+                        if item_kind is None:
+                            item_kind = _kind(item.__class__)
+                        if item_kind == _NODE:
+                            below.append(item)
+            if not below:
+                add_end(at + 1)
+                continue
+            add_end(0)
+            is_scope = scopes_of_class(cls)
             if is_scope is None:
                 is_scope = _is_scope(cls)
-            nodes.append(at)
-            scopes.append(0)
+            push_node(at)
+            push_scope(_DONE)
             below.reverse()
-            nodes.extend(below)
-            scopes.extend([at if is_scope else scope] * len(below))
+            extend_nodes(below)
+            extend_scopes([at if is_scope else scope] * len(below))
 
     def __contains__(self, node: cst.CSTNode) -> bool:
         return id(node) in self._position
@@ -394,7 +423,8 @@ class TreeIndex:
     def _kinds(self, types: tuple[type[cst.CSTNode], ...]) -> list[type[cst.CSTNode]]:
         kinds = self._matching.get(types)
         if kinds is None:
-            kinds = self._matching[types] = [t for t in self._types if issubclass(t, types)]
+            matches = _matcher(types)  # ``issubclass`` on LibCST's ABCs is slow: cached
+            kinds = self._matching[types] = [t for t in self._types if matches(t)]
         return kinds
 
     def _positions(self, kinds: list[type[cst.CSTNode]], start: int, end: int) -> list[int]:

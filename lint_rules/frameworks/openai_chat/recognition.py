@@ -44,6 +44,8 @@ PYDANTIC_FUNCTION_TOOL = frozenset(
 _REQUEST_METHODS = frozenset({"create", "parse", "acreate"})
 _CLIENT_FUNCTIONS = frozenset({"completion", "acompletion"})  # litellm.completion(...)
 _DUMP_METHODS = frozenset({"model_dump", "to_dict", "dict", "model_dump_json"})
+_SCOPE_NODE_CLASSES: tuple[type[cst.CSTNode], ...] = (cst.Dict, cst.Call, cst.For, cst.Subscript)
+"""The nodes of each scope the recognition looks at (``ChatFile.nodes``)."""
 
 
 def has_signal(source: str, path: str, settings: Settings | None = None) -> bool:
@@ -574,17 +576,38 @@ class ChatFile:
         return [Scope(self, self.module.tree), *(Scope(self, f) for f in functions)]
 
     def scope_nodes(self, scope: Scope) -> list[cst.CSTNode]:
-        return collect(scope.node, cst.Dict, cst.Call, cst.For, cst.Subscript)
+        return collect(scope.node, *_SCOPE_NODE_CLASSES)
 
     @cached_property
     def _by_scope(self) -> list[tuple[Scope, list[cst.CSTNode]]]:
         return [(scope, self.scope_nodes(scope)) for scope in self.scopes]
 
+    @cached_property
+    def _by_class(self) -> dict[type[cst.CSTNode], list[tuple[Scope, cst.CSTNode]]]:
+        found: dict[type[cst.CSTNode], list[tuple[Scope, cst.CSTNode]]] = {}
+        for scope, nodes in self._by_scope:
+            for node in nodes:
+                found.setdefault(node.__class__, []).append((scope, node))
+        return found
+
     def nodes(self, *types: type[cst.CSTNode]) -> Iterator[tuple[Scope, cst.CSTNode]]:
+        """The nodes of ``types`` of every scope, scope by scope in source order."""
+        if len(types) == 1 and types[0] in _SCOPE_NODE_CLASSES:
+            yield from self._by_class.get(types[0], ())
+            return
         for scope, nodes in self._by_scope:
             for node in nodes:
                 if isinstance(node, types):
                     yield scope, node
+
+    @cached_property
+    def _calls_of(self) -> dict[int, list[cst.Call]]:
+        """``id`` of a callee expression → the calls of it (``f`` of ``f(x)``)."""
+        found: dict[int, list[cst.Call]] = {}
+        for _, call in self._by_class.get(cst.Call, ()):
+            assert isinstance(call, cst.Call)
+            found.setdefault(id(call.func), []).append(call)
+        return found
 
     # -- messages
 
@@ -1010,37 +1033,34 @@ class ChatFile:
 
     def extended(self, name: str, owner: Scope) -> bool:
         """``registry[...] = f``, ``registry.update(...)``, ``|=``, passed to a call…"""
+        return name in self._extended_names
+
+    @cached_property
+    def _extended_names(self) -> frozenset[str]:
+        """The names ``extended`` is true of, for the whole module at once."""
+        found: set[str] = set()
         for _, node in self.nodes(cst.Call):
             assert isinstance(node, cst.Call)
             func = node.func
             if (
                 isinstance(func, cst.Attribute)
                 and isinstance(func.value, cst.Name)
-                and func.value.value == name
                 and func.attr.value not in ("get", "keys", "items", "values")
             ):
-                return True
-            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
-                return True
-        for found in collect(
+                found.add(func.value.value)
+            found.update(a.value.value for a in node.args if isinstance(a.value, cst.Name))
+        for target_node in collect(
             self.module.tree, cst.AssignTarget, cst.AugAssign, cst.Del, nested=True
         ):
-            assert isinstance(found, (cst.AssignTarget, cst.AugAssign, cst.Del))
-            target = found.target
-            for sub in collect(target, cst.Subscript, cst.Name):
-                if (
-                    isinstance(sub, cst.Subscript)
-                    and isinstance(sub.value, cst.Name)
-                    and sub.value.value == name
-                ):
-                    return True
-            if (
-                isinstance(found, cst.AugAssign)
-                and isinstance(target, cst.Name)
-                and target.value == name
-            ):
-                return True
-        return False
+            assert isinstance(target_node, (cst.AssignTarget, cst.AugAssign, cst.Del))
+            target = target_node.target
+            for sub in collect(target, cst.Subscript):
+                assert isinstance(sub, cst.Subscript)
+                if isinstance(sub.value, cst.Name):
+                    found.add(sub.value.value)
+            if isinstance(target_node, cst.AugAssign) and isinstance(target, cst.Name):
+                found.add(target.value)
+        return frozenset(found)
 
     @cached_property
     def compared_names(self) -> frozenset[str]:
@@ -1087,9 +1107,7 @@ class ChatFile:
         """Record the call of a looked-up function, and whether a missing name is handled."""
         if isinstance(node, cst.Call) and len(node.args) > 1:
             registry.guarded = True  # .get(name, default)
-        parent_calls = [
-            c for _, c in self.nodes(cst.Call) if isinstance(c, cst.Call) and c.func is node
-        ]
+        parent_calls = list(self._calls_of.get(id(node), ()))
         registry.dispatches.extend(parent_calls)
         # fn = registry.get(name) / registry[name]; ... fn(**args)
         for name, values in scope.assignments.items():
