@@ -305,3 +305,55 @@ def test_a_nested_statement_is_generated_alone() -> None:
         n for n in find(function, cst.SimpleStatementLine) if returned in find(n, cst.Dict)
     )
     assert list(module._statement_positions) == [id(statement)]  # not the whole function
+
+
+def test_calls_to_groups_the_index_calls_by_callee() -> None:
+    source = (
+        "from agents import Agent, Runner as R\nimport agents\n\n"
+        "a = Agent(name='x')\nb = agents.Agent[Ctx](name='y')\n"
+        "def f():\n    return R.run(a), Agent(name='z'), print(a)\n"
+    )
+    module = parse_module(source, "app.py")
+    names = [find(call, cst.SimpleString)[0].value for call in module.calls_to("agents.Agent")]
+    assert names == ["'x'", "'y'", "'z'"]
+    both = module.calls_to("agents.Runner.run", "agents.Agent")
+    assert [module.qualified_name(c.func) for c in both][:2] == ["agents.Agent", None]
+    assert len(both) == 4 and module.calls_to("print") == []
+
+
+def test_the_families_walk_no_module_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every family queries the module's one index: checking a file with all four
+    families' signals builds one index and walks no module with a walk of its own."""
+    from lint_rules.config import Settings
+    from lint_rules.engine import check_source
+
+    source = (ROOT / "tests" / "fixtures" / "walk" / "all_families.py").read_text(encoding="utf-8")
+    indexed: list[type] = []
+    walked: list[type] = []
+    original_index, original_run, original_iter = walk.TreeIndex._index, walk._run, walk.iter_nodes
+
+    def index(self: TreeIndex, root: cst.CSTNode) -> None:
+        indexed.append(type(root))
+        original_index(self, root)
+
+    def run(node: cst.CSTNode, *args: object) -> None:
+        walked.append(type(node))
+        original_run(node, *args)  # type: ignore[arg-type]
+
+    def iterate(node: cst.CSTNode, **kwargs: object) -> object:
+        walked.append(type(node))
+        return original_iter(node, **kwargs)  # type: ignore[arg-type]
+
+    def visit(self: cst.Module, visitor: cst.CSTVisitorT) -> cst.Module:
+        walked.append(type(self))  # LibCST's own walk (it rebuilds every node)
+        return original_visit(self, visitor)
+
+    original_visit = cst.Module.visit
+    monkeypatch.setattr(cst.Module, "visit", visit)
+    monkeypatch.setattr(walk.TreeIndex, "_index", index)
+    monkeypatch.setattr(walk, "_run", run)
+    monkeypatch.setattr(walk, "iter_nodes", iterate)
+    diagnostics = check_source(source, "functions/all_families.py", Settings())
+    assert {d.code[:4] for d in diagnostics} == {"TRV1", "TRV2", "TRV3", "TRV4"}
+    assert indexed == [cst.Module]
+    assert cst.Module not in walked

@@ -61,6 +61,7 @@ class ParsedModule:
     """Statement index → (``id`` of its nodes → range as if it began the file, the line
     shift to add)."""
     _index: TreeIndex | None = field(default=None, repr=False)
+    _calls_by_callee: dict[str, list[cst.Call]] | None = field(default=None, repr=False)
     _never_returning: frozenset[str] | None = None
     _line_starts: list[int] | None = None
     _python_tree: ast.Module | None = field(default=None, repr=False)
@@ -74,6 +75,26 @@ class ParsedModule:
         if self._index is None:
             self._index = tree_index(self.tree)
         return self._index
+
+    def calls_to(self, *names: str) -> list[cst.Call]:
+        """Every call whose callee is one of the qualified ``names`` through imports
+        (``qualified_name``; ``Agent[Ctx](...)`` counts as ``Agent(...)``), in source
+        order: the index's calls, grouped by callee once per module."""
+        table = self._calls_by_callee
+        if table is None:
+            table = self._calls_by_callee = {}
+            for call in self.index.find(self.tree, (cst.Call,), nested=True):
+                assert isinstance(call, cst.Call)
+                func = call.func
+                if isinstance(func, cst.Subscript):
+                    func = func.value
+                name = self.qualified_name(func)
+                if name is not None:
+                    table.setdefault(name, []).append(call)
+        if len(names) == 1:
+            return list(table.get(names[0], ()))
+        found = [call for name in dict.fromkeys(names) for call in table.get(name, ())]
+        return self.index.in_order(found)
 
     # ------------------------------------------------------------------ names
 

@@ -310,6 +310,8 @@ def _run_generic(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     visitor.on_leave(node)
 
 
+_N = typing.TypeVar("_N", bound=cst.CSTNode)
+
 _DONE = -2
 """The scope that marks a completed subtree on ``TreeIndex._index``'s stack."""
 
@@ -416,6 +418,11 @@ class TreeIndex:
         """The pre-order numbers of ``node`` and of the first node after its subtree."""
         start = self._position[id(node)]
         return start, self._end[start]
+
+    def in_order(self, nodes: list[_N]) -> list[_N]:
+        """``nodes`` (all of this tree) sorted in pre-order, i.e. source order."""
+        position = self._position
+        return sorted(nodes, key=lambda node: position[id(node)])
 
     def node_at(self, position: int) -> cst.CSTNode:
         return self._order[position]
