@@ -554,6 +554,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="time toolret as committed at this git ref (a snapshot of lint_rules/ first on "
         "PYTHONPATH) instead of the working tree, which may change during a long run",
     )
+    parser.add_argument(
+        "--skip-lsp",
+        action="store_true",
+        help="do not run the language-server benchmark (lsp_latency.py) after the corpora",
+    )
     parser.add_argument("--verbose", "-v", action="store_true", help="log every run")
     args = parser.parse_args(argv)
     if args.runs is None:
@@ -612,11 +617,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             tools, notes = bench_corpus(info, args, toolret_env, log)
             print()
             print("\n".join(report(info, tools, notes)), flush=True)
+        if not args.skip_lsp:
+            print()
+            language_server(args, workdir)
     finally:
         if args.workdir is None:
             corpora.remove_tree(workdir)
     print(f"\n(total {time.perf_counter() - started:.0f} s)")
     return 0
+
+
+def language_server(args: argparse.Namespace, workdir: Path) -> None:
+    """The language server's table beside the CLI's: ``lsp_latency.py`` with this run's
+    runs and ref (``--quick``: a 300-line file in a small workspace)."""
+    if not has_module("pygls"):
+        print("language server: not run, pygls is not installed (pip install -e '.[lsp]')")
+        return
+    import lsp_latency
+
+    argv = ["--runs", str(args.runs), "--workdir", str(workdir / "lsp")]
+    if args.quick:
+        argv += ["--lines", "300", "--apps", "3", "--settle", "0.5"]
+    if args.toolret_ref is not None:
+        argv += ["--toolret-ref", args.toolret_ref]
+    sys.stdout.flush()
+    if lsp_latency.main(argv) != 0:
+        print("language server: the benchmark failed (its error is above)")
 
 
 if __name__ == "__main__":
