@@ -42,6 +42,7 @@ import gc
 import io
 import os
 import stat
+import sys
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -58,7 +59,6 @@ from lint_rules.analysis.index import (
     wants_facts,
 )
 from lint_rules.analysis.project import Project
-from lint_rules.analysis.walk import forget_indexes
 from lint_rules.cache import CacheEntry, FileStamp, ResultCache, content_digest
 from lint_rules.catalog import DEFAULT_ENABLED, frameworks_enabled
 from lint_rules.config import Settings, SettingsResolver
@@ -756,7 +756,9 @@ def _collect_per_file() -> Iterator[None]:
 def _file_done() -> None:
     """After a file: free its garbage cycles (call it where the file's module is no
     longer referenced, or its tree survives into a generation never collected)."""
-    forget_indexes()
+    walk = sys.modules.get("lint_rules.analysis.walk")  # not imported: nothing was parsed
+    if walk is not None:
+        walk.forget_indexes()
     if not gc.isenabled():
         gc.collect(0)
 

@@ -556,6 +556,23 @@ def test_checking_a_tree_without_config_or_tool_files_does_not_import_pydantic(
     assert _python(code, tmp_path)[-1] == "0 False"
 
 
+def test_checking_a_tree_without_tool_files_does_not_import_libcst(tmp_path: Path) -> None:
+    # LibCST (and the rules) cost a quarter of a second to import: a tree whose files no
+    # family signals is checked without it, in one process or in a pool.
+    for n in range(60):
+        write(tmp_path / "pkg" / f"m{n}.py", "import os\n\n\ndef f():\n    return os.sep\n" * 200)
+    code = """\
+        import sys
+        from lint_rules.cli import main
+        sys.argv = ["toolret", "check", "--no-cache", "."]
+        try:
+            main()
+        except SystemExit as exit:
+            print(exit.code, "libcst" in sys.modules)
+        """
+    assert _python(code, tmp_path)[-1] == "0 False"
+
+
 def test_a_config_file_is_still_validated_with_pydantic(tmp_path: Path) -> None:
     write(tmp_path / "plain" / "a.py", "")
     write(tmp_path / "project" / "pyproject.toml", '[tool.toolret]\nignore = ["TRV101"]\n')
