@@ -52,6 +52,8 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV407": True,
     "TRV408": True,
     "TRV409": True,
+    "TRV901": True,
+    "TRV902": True,
 }
 
 FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
@@ -59,6 +61,7 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "browser_use": "TRV2",
     "openai_agents": "TRV3",
     "openai_chat": "TRV4",
+    "any_framework": "TRV9",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
 

@@ -22,6 +22,7 @@ FRAMEWORK_TITLES = {
     "browser_use": "browser-use",
     "openai_agents": "OpenAI Agents SDK",
     "openai_chat": "OpenAI Chat Completions tool loops",
+    "any_framework": "any framework (every family's tool functions)",
 }
 _SECTION = re.compile(r"^## (.+)$", re.MULTILINE)
 # Sections after which the generated Example / Use instead go (ruff's order).

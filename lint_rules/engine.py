@@ -21,7 +21,7 @@ import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import libcst as cst
 
@@ -33,6 +33,9 @@ from lint_rules.catalog import DEFAULT_ENABLED
 from lint_rules.config import Settings
 from lint_rules.model import Diagnostic, Edit, Fix, Location
 from lint_rules.rules import Finding, InternalError, ParseError, Rule, all_rules
+
+if TYPE_CHECKING:
+    from lint_rules.frameworks.tool_function import ToolFunction
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,13 @@ class Framework(Protocol):
     def describe(
         self, module: ParsedModule, project: Project | None
     ) -> Iterable[ToolFunctionReport]: ...
+
+    def tool_functions(
+        self, module: ParsedModule, project: Project | None
+    ) -> Sequence[ToolFunction]:
+        """The functions this framework calls as tools in the file (the TRV9xx rules check
+        them); a family whose framework has none returns ``[]``."""
+        ...
 
 
 def frameworks() -> tuple[Framework, ...]:

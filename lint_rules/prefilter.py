@@ -28,6 +28,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "openai_agents": ("agents",),
     "openai_chat": ("openai",),
 }
+ANY_FRAMEWORK: Final = "any_framework"
+"""The TRV9xx family: its signal is any other family's."""
 _BYTE_NEEDLES: Final[dict[str, tuple[bytes, ...]]] = {
     key: tuple(n.encode("ascii") for n in needles) for key, needles in NEEDLES.items()
 }
@@ -88,6 +90,8 @@ def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str,
     the same import patterns, built once per distinct setting, so the byte
     scan and the text check still agree.
     """
+    if key == ANY_FRAMEWORK:  # the TRV9xx rules check every other family's tool functions
+        return any(has_signal(k, text, path, extra_imports) for k in NEEDLES)
     if key == "polyai" and polyai_layout(path) is not None:
         return True
     if extra_imports and _has_extra_import(text, extra_imports):
@@ -112,8 +116,9 @@ def _has_extra_import(text: str | bytes, packages: tuple[str, ...]) -> bool:
 
 
 def extra_imports_of(key: str, settings: object) -> tuple[str, ...]:
-    """The extra import signals a framework's settings add (only Chat Completions clients)."""
-    if key != "openai_chat":
+    """The extra import signals a framework's settings add (only Chat Completions clients,
+    which are signals of ``any_framework`` too)."""
+    if key not in ("openai_chat", ANY_FRAMEWORK):
         return ()
     chat = getattr(settings, "openai_chat", None)
     return tuple(getattr(chat, "extra_clients", ()))
@@ -123,4 +128,6 @@ def signalled(
     keys: tuple[str, ...], data: bytes, path: str, settings: object | None = None
 ) -> bool:
     """Whether any of the frameworks ``keys`` has a signal in the raw file."""
+    if ANY_FRAMEWORK in keys and all(key in keys for key in NEEDLES):
+        keys = tuple(key for key in keys if key != ANY_FRAMEWORK)  # its signal is theirs
     return any(has_signal(key, data, path, extra_imports_of(key, settings)) for key in keys)

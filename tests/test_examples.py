@@ -77,6 +77,7 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("browser_use", "TRV2", 9),
         ("openai_agents", "TRV3", 12),
         ("openai_chat", "TRV4", 9),
+        ("openai_agents", "TRV9", 2),
     ],
 )
 def test_toolret_reports_exactly_the_expected_findings(
@@ -95,6 +96,7 @@ def test_toolret_reports_exactly_the_expected_findings(
         ("browser_use", "TRV2"),
         ("openai_agents", "TRV3"),
         ("openai_chat", "TRV4"),
+        ("openai_agents", "TRV9"),
     ],
 )
 def test_flake8_reports_the_same_set(example: str, prefix: str) -> None:

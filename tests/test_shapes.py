@@ -204,7 +204,7 @@ def test_literal_values_are_kept() -> None:
         ("return recursive(conv)", Kind.UNKNOWN),
         ("return decorated(conv)", Kind.UNKNOWN),
         ("return generator(conv)", Kind.UNKNOWN),
-        ("return coroutine(conv)", Kind.UNKNOWN),
+        ("return coroutine(conv)", Kind.COROUTINE),  # not awaited (TRV902)
         ("return cached(conv)", Kind.INT),
         ("return twice(conv)", Kind.UNKNOWN),
         ("return nested(conv)", Kind.INT),
@@ -282,6 +282,56 @@ def test_await_of_a_same_module_coroutine() -> None:
     function = module.functions["f"]
     ret = function.body.body[-1].body[0]  # type: ignore[attr-defined]
     assert ShapeInference(module, function).infer(ret.value).kind is Kind.INT
+
+
+_MISTAKES = (
+    "import asyncio\nfrom pydantic_ai import ModelRetry\nfrom mcp.server.fastmcp.exceptions "
+    "import ToolError\nfrom .errors import AppError\n\n\nclass NotFound(LookupError):\n"
+    "    pass\n\n\nclass Missing(NotFound):\n    pass\n\n\nclass Wrapped(AppError):\n"
+    "    pass\n\n\nclass Plain:\n    pass\n\n\nasync def fetch(x):\n    return x\n\n\n"
+    "@cache\nasync def cached(x):\n    return x\n\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "type_name"),
+    [
+        ("return ValueError('x')", Kind.EXCEPTION, "ValueError"),
+        ("e = KeyError(conv)\nlog(e)\nreturn e", Kind.EXCEPTION, "KeyError"),
+        ("return Missing(conv)", Kind.EXCEPTION, "Missing"),
+        ("return ModelRetry('again')", Kind.EXCEPTION, "ModelRetry"),
+        ("return ToolError('down')", Kind.EXCEPTION, "ToolError"),
+        ("return Wrapped(conv)", Kind.INSTANCE, "Wrapped"),  # base from another file: unknown
+        ("return Plain()", Kind.INSTANCE, "Plain"),
+        ("ValueError = str\nreturn ValueError(conv)", Kind.UNKNOWN, None),
+        ("return fetch(conv)", Kind.COROUTINE, "fetch"),
+        ("c = fetch(conv)\nreturn c", Kind.COROUTINE, "fetch"),
+        ("return await fetch(conv)", Kind.UNKNOWN, None),
+        ("return asyncio.create_task(fetch(conv))", Kind.UNKNOWN, None),
+        ("return asyncio.ensure_future(fetch(conv))", Kind.UNKNOWN, None),
+        ("return cached(conv)", Kind.UNKNOWN, None),  # decorated: may return anything
+    ],
+)
+def test_returned_exceptions_and_coroutines(body: str, kind: Kind, type_name: str | None) -> None:
+    shape = infer_shape(body, _MISTAKES)
+    assert (shape.kind, shape.type_name) == (kind, type_name)
+    assert not shape.is_known or kind in (Kind.INSTANCE,)  # the framework rules ignore them
+
+
+def test_an_async_method_of_the_same_class_through_self() -> None:
+    source = (
+        "class Tools:\n    async def fetch(self, x):\n        return x\n\n"
+        "    async def get(self, x):\n        return self.fetch(x)\n\n"
+        "    @staticmethod\n    async def other(self, x):\n        return self.fetch(x)\n"
+    )
+    module = parse_module(source, "t.py")
+    cls = module.classes["Tools"]
+    get, other = cls.body.body[1], cls.body.body[2]
+    assert isinstance(get, cst.FunctionDef) and isinstance(other, cst.FunctionDef)
+    ret = get.body.body[0].body[0]  # type: ignore[attr-defined]
+    assert ShapeInference(module, get).infer(ret.value).kind is Kind.COROUTINE
+    ret = other.body.body[0].body[0]  # type: ignore[attr-defined]
+    assert ShapeInference(module, other).infer(ret.value).kind is Kind.UNKNOWN
 
 
 @pytest.mark.parametrize(

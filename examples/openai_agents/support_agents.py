@@ -32,6 +32,24 @@ def order_history(customer_id: str) -> dict:
     return {"customer": customer_id, "orders": ["A-1", "B-7"], "vip": False}  # expect: TRV308
 
 
+@function_tool
+def cancel_order(order_id: str) -> str:
+    """Cancel an order that has not shipped yet."""
+    if not order_id.startswith("A-"):
+        return ValueError(f"unknown order {order_id}")  # expect: TRV901
+    return f"order {order_id} cancelled"
+
+
+async def fetch_tracking(order_id: str) -> str:
+    return f"{order_id}: in transit"
+
+
+@function_tool
+async def track_order(order_id: str) -> str:
+    """Where the parcel is now."""
+    return fetch_tracking(order_id)  # expect: TRV902
+
+
 def search_faq(question: str) -> str:
     return "See https://example.com/faq"
 

@@ -25,6 +25,7 @@ as its own return value.
 
 from __future__ import annotations
 
+import builtins
 import enum
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,10 +58,17 @@ class Kind(enum.Enum):
     SET = "set"
     DICT = "dict"
     INSTANCE = "instance"
+    EXCEPTION = "exception"
+    """An exception instance (``type_name``: its class), returned where it should be raised."""
+    COROUTINE = "coroutine"
+    """A call of an ``async def`` that nothing awaits (``type_name``: the function)."""
     UNKNOWN = "unknown"
 
 
 NUMBER_KINDS: Final = frozenset({Kind.INT, Kind.FLOAT, Kind.COMPLEX})
+MISTAKE_KINDS: Final = frozenset({Kind.EXCEPTION, Kind.COROUTINE})
+"""Values that are a mistake wherever a tool returns them (TRV901, TRV902). They are not
+``is_known``: the framework rules, which judge a value's type, say nothing of them."""
 CONTAINER_KINDS: Final = frozenset({Kind.LIST, Kind.TUPLE, Kind.SET, Kind.DICT})
 
 _NO_LITERAL: Final = object()
@@ -106,7 +114,7 @@ class Shape:
 
     @property
     def is_known(self) -> bool:
-        return self.kind is not Kind.UNKNOWN
+        return self.kind is not Kind.UNKNOWN and self.kind not in MISTAKE_KINDS
 
     @property
     def has_literal(self) -> bool:
@@ -150,12 +158,86 @@ class Shape:
 
     def describe(self) -> str:
         """Short human name, e.g. ``int``, ``dict``, ``datetime.datetime``."""
-        if self.kind is Kind.INSTANCE and self.type_name:
+        if self.kind in (Kind.INSTANCE, Kind.EXCEPTION) and self.type_name:
             return self.type_name
         return self.kind.value
 
 
 UNKNOWN: Final = Shape(Kind.UNKNOWN)
+
+BUILTIN_EXCEPTIONS: Final = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+"""The builtin exception classes (``ValueError``, ``KeyError``, …)."""
+
+FRAMEWORK_EXCEPTIONS: Final = frozenset(
+    {
+        # MCP: the official SDK's FastMCP and standalone fastmcp
+        "mcp.server.fastmcp.exceptions.ToolError",
+        "mcp.server.fastmcp.exceptions.FastMCPError",
+        "mcp.server.fastmcp.ToolError",
+        "mcp.shared.exceptions.McpError",
+        "mcp.McpError",
+        "fastmcp.exceptions.ToolError",
+        "fastmcp.exceptions.FastMCPError",
+        "fastmcp.ToolError",
+        # Pydantic AI
+        "pydantic_ai.ModelRetry",
+        "pydantic_ai.exceptions.ModelRetry",
+        "pydantic_ai.UserError",
+        "pydantic_ai.exceptions.UserError",
+        # LangChain
+        "langchain_core.tools.ToolException",
+        "langchain_core.tools.base.ToolException",
+        "langchain.tools.ToolException",
+        # OpenAI Agents SDK
+        "agents.AgentsException",
+        "agents.UserError",
+        "agents.ModelBehaviorError",
+        "agents.exceptions.AgentsException",
+        "agents.exceptions.UserError",
+        "agents.exceptions.ModelBehaviorError",
+    }
+)
+"""Exceptions of the frameworks, by the qualified names they are imported under."""
+
+
+def exception_classes(module: ParsedModule) -> frozenset[str]:
+    """The module-level classes of ``module`` that derive, through same-module bases, from a
+    builtin exception or a framework exception (``class NotFound(LookupError)``)."""
+    found = module.memo.get("shapes.exception_classes")
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    exceptions: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, cls in module.classes.items():
+            if name in exceptions or name in module.shadowed:
+                continue
+            for base in cls.bases:
+                value = base.value
+                if base.keyword is not None or base.star:
+                    continue
+                builtin = (
+                    isinstance(value, cst.Name)
+                    and value.value in BUILTIN_EXCEPTIONS
+                    and module.is_builtin(value, value.value)
+                )
+                is_exception = (
+                    builtin
+                    or (isinstance(value, cst.Name) and value.value in exceptions)
+                    or module.qualified_name(value) in FRAMEWORK_EXCEPTIONS
+                )
+                if is_exception:
+                    exceptions.add(name)
+                    changed = True
+                    break
+    result = frozenset(exceptions)
+    module.memo["shapes.exception_classes"] = result
+    return result
 
 
 def literal(kind: Kind, value: object) -> Shape:
@@ -1138,13 +1220,20 @@ class ShapeInference:
         if isinstance(func, cst.Name) and not self.local_name_is_bound(func.value):
             name = func.value
             if name in self.module.functions and name not in self.module.shadowed:
-                return self._function_call(self.module.functions[name], awaited)
+                return self._function_call(self.module.functions[name], awaited, expr)
             if awaited:
                 return UNKNOWN
             if self.module.is_builtin(func, name):
+                if name in BUILTIN_EXCEPTIONS:
+                    return Shape(Kind.EXCEPTION, type_name=name, call=expr)
                 return self._builtin_call(name, args, has_star)
             if name in self.module.classes and name not in self.module.shadowed:
+                if name in exception_classes(self.module):
+                    return Shape(Kind.EXCEPTION, type_name=name, call=expr)
                 return self._local_class_instance(self.module.classes[name], expr)
+        method = self._own_async_method(func)
+        if method is not None:
+            return UNKNOWN if awaited else Shape(Kind.COROUTINE, type_name=method, call=expr)
         if awaited:
             return UNKNOWN
         # str methods on a known str receiver
@@ -1164,7 +1253,40 @@ class ShapeInference:
         type_name = self.framework_types.get(qualified) or _KNOWN_CONSTRUCTORS.get(qualified)
         if type_name is not None:
             return _instance(type_name, expr)
+        if qualified in FRAMEWORK_EXCEPTIONS:
+            return Shape(Kind.EXCEPTION, type_name=qualified.rsplit(".", 1)[-1], call=expr)
         return UNKNOWN
+
+    def _own_async_method(self, func: cst.BaseExpression) -> str | None:
+        """``m`` of ``self.m`` when this function is a method and ``m`` an ``async def`` of
+        its class (``self`` is the first parameter and never rebound)."""
+        function = self.function
+        if (
+            function is None
+            or not isinstance(func, cst.Attribute)
+            or not isinstance(func.value, cst.Name)
+        ):
+            return None
+        receiver = func.value.value
+        positional = [*function.params.posonly_params, *function.params.params]
+        if not positional or positional[0].name.value != receiver or receiver != "self":
+            return None
+        if receiver in self._local_bindings() and self._local_bindings()[receiver].values:
+            return None
+        owner = self.module.index.enclosing_scope(function)
+        if not isinstance(owner, cst.ClassDef) or any(
+            isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+            for d in function.decorators
+        ):
+            return None
+        name = func.attr.value
+        found = None
+        for statement in owner.body.body:
+            if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
+                found = statement  # the last definition wins
+        if found is None or found.asynchronous is None or found.decorators:
+            return None
+        return name
 
     def _builtin_call(self, name: str, args: Sequence[cst.Arg], has_star: bool) -> Shape:
         if name in _STR_BUILTINS:
@@ -1214,12 +1336,18 @@ class ShapeInference:
             return source.item
         return None
 
-    def _function_call(self, function: cst.FunctionDef, awaited: bool) -> Shape:
+    def _function_call(
+        self, function: cst.FunctionDef, awaited: bool, call: cst.Call | None = None
+    ) -> Shape:
         """A call of a function of this module: its return annotation, else the shape all
         its return sites agree on (summarised: no node of the other function is kept)."""
         name = function.name.value
+        if function.asynchronous is not None and not awaited:
+            if name in _redefined(self.module) or function.decorators:
+                return UNKNOWN  # a decorator may make it anything
+            return Shape(Kind.COROUTINE, type_name=name, call=call)
         if (function.asynchronous is not None) is not awaited:
-            return UNKNOWN  # a coroutine, or ``await`` of a plain value
+            return UNKNOWN  # ``await`` of a plain value
         if name in _redefined(self.module) or not _transparent_decorators(self.module, function):
             return UNKNOWN
         if function.returns is not None:
@@ -1383,6 +1511,8 @@ def _summary(shape: Shape, framework_types: Mapping[str, str]) -> Shape:
     if kind in CONTAINER_KINDS:
         item = None if shape.item is None else _known(_summary(shape.item, framework_types))
         return Shape(kind, open=True, item=item)
+    if kind in MISTAKE_KINDS:
+        return Shape(kind, type_name=shape.type_name)
     return shape
 
 

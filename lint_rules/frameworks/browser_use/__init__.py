@@ -18,6 +18,7 @@ from lint_rules.frameworks.browser_use.trv206 import BrowserUseDoneOutputMismatc
 from lint_rules.frameworks.browser_use.trv207 import BrowserUseDoneOnError
 from lint_rules.frameworks.browser_use.trv208 import BrowserUseEmptyResult
 from lint_rules.frameworks.browser_use.trv209 import BrowserUseActionKwargs
+from lint_rules.frameworks.tool_function import ToolFunction
 from lint_rules.rules import Rule
 
 RULES: tuple[type[Rule], ...] = (
@@ -43,6 +44,12 @@ class BrowserUse:
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[BrowserUseFile]:
         found = recognise(module)
         return [found] if found.actions or found.action_results else []
+
+    def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
+        return [
+            ToolFunction(module, action.node, self.key, action.scope.inference)
+            for action in recognise(module).actions
+        ]
 
     def describe(
         self, module: ParsedModule, project: Project | None

@@ -21,6 +21,7 @@ from lint_rules.frameworks.openai_agents.trv309 import AgentsFunctionToolReturns
 from lint_rules.frameworks.openai_agents.trv310 import AgentsUnknownAgentArgument
 from lint_rules.frameworks.openai_agents.trv311 import AgentsDuplicateToolName
 from lint_rules.frameworks.openai_agents.trv312 import AgentsFinalOutputNotStr
+from lint_rules.frameworks.tool_function import ToolFunction
 from lint_rules.rules import Rule
 
 RULES: tuple[type[Rule], ...] = (
@@ -49,6 +50,12 @@ class OpenAIAgents:
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[AgentsFile]:
         found = recognise(module, project)
         return [] if found.is_empty else [found]
+
+    def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
+        return [
+            ToolFunction(module, tool.node, self.key, tool.scope.inference)
+            for tool in recognise(module, project).tools
+        ]
 
     def describe(
         self, module: ParsedModule, project: Project | None

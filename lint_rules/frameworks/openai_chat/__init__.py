@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+import libcst as cst
+
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
@@ -18,6 +20,7 @@ from lint_rules.frameworks.openai_chat.trv406 import ChatToolMessageWithoutId
 from lint_rules.frameworks.openai_chat.trv407 import ChatAssistantMessagePerCall
 from lint_rules.frameworks.openai_chat.trv408 import ChatToolMessageReusedId
 from lint_rules.frameworks.openai_chat.trv409 import ChatToolCallLeftUnanswered
+from lint_rules.frameworks.tool_function import ToolFunction, plain_tool
 from lint_rules.rules import Rule
 
 RULES: tuple[type[Rule], ...] = (
@@ -42,6 +45,20 @@ class OpenAIChat:
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ChatFile]:
         return [recognise(module, project)]
+
+    def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
+        """The same-module functions of the file's registries (a loop dispatches to them)."""
+        found: dict[int, ToolFunction] = {}
+        for registry in recognise(module, project).registries:
+            if registry.is_globals:
+                continue
+            for _, _, value in registry.entries:
+                if not isinstance(value, cst.Name) or value.value in module.shadowed:
+                    continue
+                function = module.functions.get(value.value)
+                if function is not None and id(function) not in found:
+                    found[id(function)] = plain_tool(module, function, self.key)
+        return list(found.values())
 
     def describe(
         self, module: ParsedModule, project: Project | None

@@ -17,6 +17,7 @@ from lint_rules.frameworks.polyai.trv105 import PolyaiUnknownReturnKey
 from lint_rules.frameworks.polyai.trv106 import PolyaiInvalidKeyValue
 from lint_rules.frameworks.polyai.trv107 import PolyaiModifierWithoutUtterance
 from lint_rules.frameworks.polyai.trv108 import PolyaiConflictingActions
+from lint_rules.frameworks.tool_function import ToolFunction
 from lint_rules.rules import Rule
 
 RULES: tuple[type[Rule], ...] = (
@@ -41,6 +42,12 @@ class PolyAI:
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[PolyAIFunction]:
         polyai_project = project.polyai_for(module.path) if project is not None else None
         return recognise(module, polyai_project).tools
+
+    def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
+        return [
+            ToolFunction(module, tool.node, self.key, tool.inference)
+            for tool in self.contexts(module, project)
+        ]
 
     def describe(
         self, module: ParsedModule, project: Project | None

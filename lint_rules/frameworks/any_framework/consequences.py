@@ -1,0 +1,41 @@
+"""What each framework does with a tool's returned exception or un-awaited coroutine."""
+
+from __future__ import annotations
+
+from typing import Final
+
+TITLES: Final[dict[str, str]] = {
+    "polyai": "PolyAI function",
+    "browser_use": "browser-use action",
+    "openai_agents": "Agents SDK tool",
+    "openai_chat": "Chat Completions tool",
+}
+
+EXCEPTION: Final[dict[str, str]] = {
+    "polyai": "Agent Studio accepts only a `str` or a `dict`, and the turn fails",
+    "browser_use": "browser-use raises `Invalid action result type` after the action ran",
+    "openai_agents": "the SDK sends the model `str()` of it as the tool's successful result",
+    "openai_chat": "the loop sends the model its repr as a result, or `json.dumps` raises",
+}
+
+COROUTINE: Final[dict[str, str]] = {
+    "polyai": "Agent Studio gets a coroutine object, not a `str` or a `dict`, and the work "
+    "never runs",
+    "browser_use": "browser-use raises `Invalid action result type`, and the work never runs",
+    "openai_agents": 'the model reads "<coroutine object …>" as the result, and the work '
+    "never runs",
+    "openai_chat": 'the model reads "<coroutine object …>" as the result (or `json.dumps` '
+    "raises), and the work never runs",
+}
+
+
+def title(framework: str) -> str:
+    return TITLES.get(framework, "Tool")
+
+
+def exception_consequence(framework: str) -> str:
+    return EXCEPTION.get(framework, "the framework treats it as a successful result")
+
+
+def coroutine_consequence(framework: str) -> str:
+    return COROUTINE.get(framework, "the work never runs")
