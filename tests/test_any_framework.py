@@ -128,9 +128,17 @@ def test_the_fixes_are_unsafe_and_only_in_an_async_tool_for_await() -> None:
         template.replace("{body}", "    return fetch(order_id)"), "t.py", SETTINGS
     )
     assert awaited.fix is not None and awaited.fix.edits[0].content == "await "
-    plain = template.replace("async def lookup", "def lookup")
-    unawaited = plain.replace("{body}", "    return fetch(order_id)")
-    assert check_source(unawaited, "t.py", SETTINGS) == []  # its runner may await it
+    plain = template.replace("async def lookup", "def lookup")  # the SDK runs it in a thread
+    (unfixable,) = check_source(
+        plain.replace("{body}", "    return fetch(order_id)"), "t.py", SETTINGS
+    )
+    assert unfixable.code == "TRV902" and unfixable.fix is None
     nested = "    def later():\n        return 1\n    return [fetch(order_id), later()]"
     (in_list,) = check_source(template.replace("{body}", nested), "t.py", SETTINGS)
     assert in_list.fix is not None and in_list.fix.edits[0].content == "await "
+
+
+def test_a_plain_def_registry_function_may_be_awaited_by_its_loop() -> None:
+    path, template, _ = FAMILIES["openai_chat"]
+    plain = template.replace("async def lookup", "def lookup")
+    assert check_source(plain.replace("{body}", "    return fetch(order_id)"), path, SETTINGS) == []

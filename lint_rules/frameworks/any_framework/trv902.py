@@ -31,17 +31,19 @@ class ToolReturnsCoroutine(Rule):
     the work the coroutine would have done (the request, the booking) never
     happens; at most Python warns `coroutine ... was never awaited`.
 
-    Only `async def` tools are checked: the framework awaits such a tool once
-    and takes what it returns as the result. A plain `def` tool that returns a
-    coroutine is not reported, since some runners await whatever a tool
-    returns (a Chat Completions loop's `await registry[name](**args)`).
+    `async def` tools are checked in every family: the framework awaits such a
+    tool once and takes what it returns as the result. A plain `def` tool is
+    checked only where the framework is known to take its return value as it
+    is (the Agents SDK runs it in a thread, verified with openai-agents 0.24);
+    elsewhere a runner may await whatever a tool returns (a Chat Completions
+    loop's `await registry[name](**args)`).
     `asyncio.create_task(...)`, `asyncio.ensure_future(...)` and other calls
     that take the coroutine are not reported, nor is an `async def` with a
     decorator (it may return anything), nor a name the file defines twice.
 
     ## Fix safety
-    When the call is in the tool's own body, the fix inserts `await` before
-    it. It is unsafe: the awaited work
+    When the tool is an `async def` and the call is in its own body, the fix
+    inserts `await` before it. It is unsafe: the awaited work
     now runs (that is the point), with its side effects and its time, and
     its exceptions now reach the tool.
     """
@@ -140,6 +142,21 @@ async def answer(messages: list) -> None:
         messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result)})
 """,
         ),
+        Example(
+            title="a plain def Agents SDK tool (the SDK runs it in a thread: no fix)",
+            code="""\
+from agents import function_tool
+
+
+async def fetch_weather(city: str) -> str:
+    return f"sunny in {city}"
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    return fetch_weather(city)
+""",
+        ),
     )
     valid = (
         Example(
@@ -225,7 +242,7 @@ async def get_weather(city: str) -> str:
     )
 
     def check(self, context: ToolFunction, settings: Settings) -> Iterator[Finding]:
-        if not context.is_async:
+        if not context.is_async and context.framework not in _RESULT_NEVER_AWAITED:
             return  # a plain ``def``'s coroutine may be awaited by its runner
         for site in context.flow.sites:
             returned = site.value
@@ -242,6 +259,11 @@ async def get_weather(city: str) -> str:
                         ),
                         fix=_await(context, shape, node),
                     )
+
+
+_RESULT_NEVER_AWAITED = frozenset({"openai_agents"})
+"""Families whose runner takes a plain ``def`` tool's return value as it is (verified with
+openai-agents 0.24: ``asyncio.to_thread(the_func, ...)``, the coroutine is the result)."""
 
 
 def _coroutines(
