@@ -591,6 +591,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 corpora.remove_tree(workdir)
             return 2
         source = f"a snapshot of {args.toolret_ref} = {commit[:10]}"
+        args.toolret_ref = commit  # the language-server table times the same commit
 
     header = [
         f"toolret benchmark, {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}",
