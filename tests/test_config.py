@@ -540,20 +540,26 @@ def test_importing_the_cli_does_not_import_pydantic(tmp_path: Path) -> None:
     ]
 
 
-def test_checking_a_tree_without_config_or_tool_files_does_not_import_pydantic(
-    tmp_path: Path,
-) -> None:
-    write(tmp_path / "pkg" / "a.py", "x = 1\n")
-    code = """\
+def _check_imports(cwd: Path, module: str) -> str:
+    """``toolret check --no-cache .`` in a fresh interpreter: its exit code, and whether
+    ``module`` was imported by the end."""
+    code = f"""\
         import sys
         from lint_rules.cli import main
         sys.argv = ["toolret", "check", "--no-cache", "."]
         try:
             main()
         except SystemExit as exit:
-            print(exit.code, "pydantic" in sys.modules)
+            print(exit.code, {module!r} in sys.modules)
         """
-    assert _python(code, tmp_path)[-1] == "0 False"
+    return _python(code, cwd)[-1]
+
+
+def test_checking_a_tree_without_config_or_tool_files_does_not_import_pydantic(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path / "pkg" / "a.py", "x = 1\n")
+    assert _check_imports(tmp_path, "pydantic") == "0 False"
 
 
 def test_checking_a_tree_without_tool_files_does_not_import_libcst(tmp_path: Path) -> None:
@@ -561,16 +567,7 @@ def test_checking_a_tree_without_tool_files_does_not_import_libcst(tmp_path: Pat
     # family signals is checked without it, in one process or in a pool.
     for n in range(60):
         write(tmp_path / "pkg" / f"m{n}.py", "import os\n\n\ndef f():\n    return os.sep\n" * 200)
-    code = """\
-        import sys
-        from lint_rules.cli import main
-        sys.argv = ["toolret", "check", "--no-cache", "."]
-        try:
-            main()
-        except SystemExit as exit:
-            print(exit.code, "libcst" in sys.modules)
-        """
-    assert _python(code, tmp_path)[-1] == "0 False"
+    assert _check_imports(tmp_path, "libcst") == "0 False"
 
 
 def test_a_config_file_is_still_validated_with_pydantic(tmp_path: Path) -> None:
