@@ -401,6 +401,6 @@ def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagno
 def _internal_error(path: str, what: str, error: BaseException) -> Diagnostic:
     message = (
         f"Internal error in {what}: {type(error).__name__}: {error}. "
-        "Please report this at https://github.com/toolret/toolret/issues"
+        "Please report it to toolret's maintainers with the file (or a reduced copy)"
     )
     return _engine_diagnostic(InternalError, path, 1, 1, message)

@@ -1118,7 +1118,7 @@ class ToolretLanguageServer(LanguageServer):
                 return []
             return check_source(source, path, settings, self._project)
         except ConfigError as error:
-            return [_engine_diagnostic(path, str(error))]
+            return [_engine_diagnostic(path, error.summary)]
         except Exception as error:
             logger.exception("Checking %s failed", uri)
             return [_engine_diagnostic(path, f"Internal error in toolret: {error!r}")]
@@ -1284,6 +1284,7 @@ def _is_excluded(path: str, resolver: SettingsResolver) -> bool:
 
 
 def _to_lsp(finding: Diagnostic, index: _LineIndex, codec: PositionCodec) -> types.Diagnostic:
+    url = finding.url  # a link only when the documentation site is configured
     return types.Diagnostic(
         range=types.Range(
             index.location(finding.location, codec), index.location(finding.end_location, codec)
@@ -1291,7 +1292,7 @@ def _to_lsp(finding: Diagnostic, index: _LineIndex, codec: PositionCodec) -> typ
         message=finding.message,
         severity=_SEVERITY[finding.severity],
         code=finding.code,
-        code_description=types.CodeDescription(href=finding.url),
+        code_description=None if url is None else types.CodeDescription(href=url),
         source=SOURCE,
     )
 

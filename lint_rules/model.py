@@ -9,13 +9,17 @@ run on a small tree). ``to_json`` / ``from_json`` are the cache's serialised for
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-DOCS_URL = "https://github.com/toolret/toolret/blob/main/docs/rules/{code}.md"
-"""Where a rule's page lives; JSON ``url``, SARIF ``helpUri`` and LSP links use it."""
+DOCS_URL_ENV = "TOOLRET_DOCS_URL"
+"""The one configurable base of the rule pages: the root of the documentation site built
+from ``docs/`` (``https://docs.example.org/toolret``). JSON ``url``, SARIF ``helpUri``,
+the language server's links and ``toolret rules`` point into it
+(``<base>/rules/TRV101/``); where it is not set they are left out, never invented."""
 
 
 class Severity(str, Enum):
@@ -120,7 +124,7 @@ class Diagnostic:
         return self.noqa_line if self.noqa_line is not None else self.location.row
 
     @property
-    def url(self) -> str:
+    def url(self) -> str | None:
         return rule_url(self.code)
 
     def sort_key(self) -> tuple[str, int, int, str]:
@@ -158,5 +162,13 @@ class Diagnostic:
         )
 
 
-def rule_url(code: str) -> str:
-    return DOCS_URL.format(code=code)
+def docs_base() -> str | None:
+    """The documentation site's root (``TOOLRET_DOCS_URL``), without a trailing slash."""
+    base = os.environ.get(DOCS_URL_ENV, "").strip().rstrip("/")
+    return base or None
+
+
+def rule_url(code: str) -> str | None:
+    """The rule's page on the documentation site, or ``None`` when no site is configured."""
+    base = docs_base()
+    return None if base is None else f"{base}/rules/{code}/"

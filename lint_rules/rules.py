@@ -132,8 +132,8 @@ class InternalError(EngineRule):
 
     ## Why is this bad?
     A crash means toolret could not check the file completely. Please report
-    it with the file (or a reduced version of it) at
-    https://github.com/toolret/toolret/issues. The flake8 plugin also uses this
+    it to toolret's maintainers with the file (or a reduced version of it).
+    The flake8 plugin also uses this
     code to report an invalid `[tool.toolret]` configuration, since flake8
     plugins cannot stop the run.
     """

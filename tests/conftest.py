@@ -28,3 +28,10 @@ def toolret_cli(monkeypatch: pytest.MonkeyPatch) -> Invoke:
         return runner.invoke(main, list(args), input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture(autouse=True)
+def _no_documentation_site(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule URLs exist only where ``TOOLRET_DOCS_URL`` names the documentation site; the
+    tests that expect one set it, the rest run as without a site, whatever the shell has."""
+    monkeypatch.delenv("TOOLRET_DOCS_URL", raising=False)

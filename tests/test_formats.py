@@ -383,10 +383,19 @@ def test_json_is_ruffs_object_with_sorted_keys_and_no_trailing_newline() -> None
         '    "name": "return-type-mismatch",\n'
         '    "noqa_row": 17,\n'
         '    "severity": "error",\n'
-        '    "url": "https://github.com/toolret/toolret/blob/main/docs/rules/TRV301.md"\n'
+        '    "url": null\n'
         "  }\n"
         "]"
     )
+
+
+def test_json_url_points_into_the_configured_documentation_site(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No site configured: ``null`` (as ruff's ``url`` may be), never an invented address.
+    monkeypatch.setenv("TOOLRET_DOCS_URL", "https://docs.example.org/toolret/")
+    (value,) = json.loads(show("json", [RETURN_DICT]))
+    assert value["url"] == "https://docs.example.org/toolret/rules/TRV301/"
 
 
 def test_json_lines_keeps_non_ascii_and_names_display_only_like_ruff() -> None:
@@ -403,7 +412,7 @@ def test_json_lines_keeps_non_ascii_and_names_display_only_like_ruff() -> None:
         '"filename":"/project/tools/météo.py","fix":null,"location":{"column":29,"row":7},'
         '"message":"`météo` returns a `tuple`; the model receives its `repr`",'
         '"name":"tuple-return","noqa_row":7,"severity":"warning",'
-        '"url":"https://github.com/toolret/toolret/blob/main/docs/rules/TRV102.md"}\n'
+        '"url":null}\n'
         '{"cell":null,"code":"TRV102","end_location":{"column":38,"row":7},'
         '"filename":"/project/tools/météo.py","fix":{"applicability":"displayonly",'
         '"edits":[{"content":"{\\"prévision\\": prévision}","end_location":{"column":38,"row":7},'
@@ -411,7 +420,7 @@ def test_json_lines_keeps_non_ascii_and_names_display_only_like_ruff() -> None:
         '"location":{"column":29,"row":7},'
         '"message":"`météo` returns a `tuple`; the model receives its `repr`",'
         '"name":"tuple-return","noqa_row":7,"severity":"warning",'
-        '"url":"https://github.com/toolret/toolret/blob/main/docs/rules/TRV102.md"}\n'
+        '"url":null}\n'
     )
     assert show("json-lines", []) == ""
 
@@ -623,7 +632,8 @@ def _shape(value: Any) -> Any:
 
 
 @needs_ruff
-def test_json_has_exactly_ruffs_keys(tmp_path: Path) -> None:
+def test_json_has_exactly_ruffs_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLRET_DOCS_URL", "https://docs.example.org/toolret")  # as ruff: a str
     (tmp_path / "a.py").write_text(RUFF_SOURCE, encoding="utf-8")
     ruff_objects = json.loads(_ruff(tmp_path, "json", "--select", "F401,F821", "a.py"))
     assert [obj["code"] for obj in ruff_objects] == ["F401", "F821"]

@@ -5,7 +5,7 @@
     {
       "diagnostics": [
         {
-          "code": {"url": "https://…/TRV301.md", "value": "TRV301"},
+          "code": {"url": "<TOOLRET_DOCS_URL>/rules/TRV301/", "value": "TRV301"},
           "location": {
             "path": "/abs/tools/weather.py",
             "range": {"end": {"column": 20, "line": 17}, "start": {"column": 12, "line": 17}}
@@ -16,7 +16,7 @@
         }
       ],
       "severity": "WARNING",
-      "source": {"name": "toolret", "url": "https://github.com/toolret/toolret"}
+      "source": {"name": "toolret", "url": "<TOOLRET_DOCS_URL>/"}
     }
 
 (indented two spaces per level in the output). As in ruff 0.17: keys sorted, no trailing
@@ -24,7 +24,8 @@ newline, the absolute path, code-point columns (1-based, end exclusive), one sug
 per edit of a fix of any applicability (``suggestions`` left out when there is no fix),
 ``"severity": "WARNING"`` at the top. Unlike ruff, each diagnostic also carries its own
 ``severity`` (``ERROR`` / ``WARNING`` / ``INFO``), which reviewdog prefers to the
-top-level default.
+top-level default. The ``url`` of a code and of the source point into the documentation
+site when ``TOOLRET_DOCS_URL`` names it, and are left out otherwise (never invented).
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from lint_rules.formats._base import RenderOptions
-from lint_rules.formats.sarif import TOOL_NAME, TOOL_URL
-from lint_rules.model import Diagnostic, Location, Severity
+from lint_rules.formats.sarif import TOOL_NAME
+from lint_rules.model import Diagnostic, Location, Severity, docs_base
 
 NAME = "rdjson"
 
@@ -49,9 +50,14 @@ def _range(start: Location, end: Location) -> dict[str, dict[str, int]]:
     }
 
 
+def _code(diagnostic: Diagnostic) -> dict[str, str]:
+    url = diagnostic.url
+    return {"value": diagnostic.code} if url is None else {"url": url, "value": diagnostic.code}
+
+
 def diagnostic_to_rdjson(diagnostic: Diagnostic) -> dict[str, Any]:
     value: dict[str, Any] = {
-        "code": {"url": diagnostic.url, "value": diagnostic.code},
+        "code": _code(diagnostic),
         "location": {
             "path": diagnostic.filename,
             "range": _range(diagnostic.location, diagnostic.end_location),
@@ -67,10 +73,15 @@ def diagnostic_to_rdjson(diagnostic: Diagnostic) -> dict[str, Any]:
     return value
 
 
+def _source() -> dict[str, str]:
+    base = docs_base()
+    return {"name": TOOL_NAME} if base is None else {"name": TOOL_NAME, "url": base + "/"}
+
+
 def render(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> str:
     result = {
         "diagnostics": [diagnostic_to_rdjson(diagnostic) for diagnostic in diagnostics],
         "severity": "WARNING",
-        "source": {"name": TOOL_NAME, "url": TOOL_URL},
+        "source": _source(),
     }
     return json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False)

@@ -6,12 +6,14 @@ one location and, when the diagnostic has a fix of any applicability, ``fixes[]`
 replacement's ``insertedContent`` left out for a pure deletion), with what GitHub code
 scanning needs and ruff lacks:
 
-- ``driver.rules[]`` lists every toolret rule (not only those that fired), sorted by
-  code, each with ``id``, ``name``, ``shortDescription`` (the rule's summary),
-  ``fullDescription`` (its docstring), ``help`` (its documentation page, as ``text``
-  and ``markdown``), ``helpUri``, ``defaultConfiguration`` (``enabled``, ``level``) and
-  ruff's ``properties`` (``id``, ``kind``, ``name``, ``problem.severity``); results
-  carry a ``ruleIndex`` into that list;
+- ``driver.rules[]`` lists the rules that have results (as ruff does), sorted by code,
+  each with ``id``, ``name``, ``shortDescription`` (the rule's summary),
+  ``fullDescription`` (its documentation, as ruff), ``help`` by reference (a line naming
+  the rule and ``toolret rule CODE``; its page's ``helpUri`` when the documentation
+  site is configured, ``TOOLRET_DOCS_URL``; ``driver.informationUri`` likewise),
+  ``defaultConfiguration`` (``enabled``, ``level``) and ruff's ``properties`` (``id``,
+  ``kind``, ``name``, ``problem.severity``); results carry a ``ruleIndex`` into that
+  list. Every rule's page used to be embedded: a one-finding log was 248 KB;
 - artifact URIs are relative to the working directory (the repository root in CI) with
   ``uriBaseId: "%SRCROOT%"``, which ``run.originalUriBaseIds`` maps to the directory's
   ``file://`` URI; a file outside it keeps an absolute ``file://`` URI;
@@ -33,7 +35,7 @@ from urllib.parse import quote
 
 import lint_rules
 from lint_rules.formats._base import RenderOptions, relative_path
-from lint_rules.model import DOCS_URL, Diagnostic, Location, Severity, rule_url
+from lint_rules.model import Diagnostic, Location, Severity, docs_base, rule_url
 
 if TYPE_CHECKING:
     from lint_rules.rules import Rule
@@ -42,8 +44,6 @@ NAME = "sarif"
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 TOOL_NAME = "toolret"
-TOOL_URL = DOCS_URL.split("/blob/", 1)[0]
-"""The project's home, ``https://github.com/toolret/toolret``."""
 SRCROOT = "%SRCROOT%"
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -71,28 +71,40 @@ def region(start: Location, end: Location) -> dict[str, int]:
     }
 
 
-def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
-    from lint_rules.docs import FRAMEWORK_TITLES, rule_page
+def _help(code: str, name: str) -> dict[str, str]:
+    return {"text": f"{code} ({name}): `toolret rule {code}` prints its documentation"}
 
-    page = rule_page(rule)
-    return {
-        "defaultConfiguration": {
-            "enabled": rule.default_enabled(),
-            "level": LEVEL[rule.severity],
-        },
-        "fullDescription": {"text": rule.documentation() or rule.message},
-        "help": {"markdown": page, "text": page},
-        "helpUri": rule_url(rule.code),
-        "id": rule.code,
-        "name": rule.name,
-        "properties": {
+
+def _with_uri(descriptor: dict[str, Any], code: str) -> dict[str, Any]:
+    url = rule_url(code)
+    if url is not None:
+        descriptor["helpUri"] = url
+    return descriptor
+
+
+def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
+    from lint_rules.docs import FRAMEWORK_TITLES
+
+    return _with_uri(
+        {
+            "defaultConfiguration": {
+                "enabled": rule.default_enabled(),
+                "level": LEVEL[rule.severity],
+            },
+            "fullDescription": {"text": rule.documentation() or rule.message},
+            "help": _help(rule.code, rule.name),
             "id": rule.code,
-            "kind": FRAMEWORK_TITLES.get(rule.framework, rule.framework),
             "name": rule.name,
-            "problem.severity": PROBLEM_SEVERITY[rule.severity],
+            "properties": {
+                "id": rule.code,
+                "kind": FRAMEWORK_TITLES.get(rule.framework, rule.framework),
+                "name": rule.name,
+                "problem.severity": PROBLEM_SEVERITY[rule.severity],
+            },
+            "shortDescription": {"text": rule.message},
         },
-        "shortDescription": {"text": rule.message},
-    }
+        rule.code,
+    )
 
 
 def _unknown_rule_descriptor(diagnostic: Diagnostic) -> dict[str, Any]:
@@ -100,8 +112,7 @@ def _unknown_rule_descriptor(diagnostic: Diagnostic) -> dict[str, Any]:
     return {
         "defaultConfiguration": {"enabled": True, "level": LEVEL[diagnostic.severity]},
         "fullDescription": {"text": diagnostic.message},
-        "help": {"text": f"{diagnostic.code} ({diagnostic.name}): see {diagnostic.url}"},
-        "helpUri": diagnostic.url,
+        "help": {"text": f"{diagnostic.code} ({diagnostic.name})"},
         "id": diagnostic.code,
         "name": diagnostic.name,
         "properties": {
@@ -114,15 +125,18 @@ def _unknown_rule_descriptor(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def rule_descriptors(diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
-    """Every toolret rule, by code; then any other code the diagnostics use."""
-    from lint_rules.rules import all_rules
+    """The rules the diagnostics use, by code (a code no rule has: from the diagnostic)."""
+    from lint_rules.rules import rules_by_code
 
-    descriptors = [_rule_descriptor(rule) for rule in all_rules()]
-    known = {descriptor["id"] for descriptor in descriptors}
-    for diagnostic in diagnostics:
-        if diagnostic.code not in known:
-            known.add(diagnostic.code)
-            descriptors.append(_unknown_rule_descriptor(diagnostic))
+    known = rules_by_code()
+    descriptors = []
+    for code in sorted({diagnostic.code for diagnostic in diagnostics}):
+        rule = known.get(code)
+        if rule is not None:
+            descriptors.append(_rule_descriptor(rule))
+        else:
+            first = next(d for d in diagnostics if d.code == code)
+            descriptors.append(_unknown_rule_descriptor(first))
     return descriptors
 
 
@@ -182,18 +196,23 @@ def sarif_log(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> dict
                     result(diagnostic, index[diagnostic.code], options)
                     for diagnostic in diagnostics
                 ],
-                "tool": {
-                    "driver": {
-                        "informationUri": TOOL_URL,
-                        "name": TOOL_NAME,
-                        "rules": rules,
-                        "version": lint_rules.__version__,
-                    }
-                },
+                "tool": {"driver": _driver(rules)},
             }
         ],
         "version": SARIF_VERSION,
     }
+
+
+def _driver(rules: list[dict[str, Any]]) -> dict[str, Any]:
+    driver: dict[str, Any] = {
+        "name": TOOL_NAME,
+        "rules": rules,
+        "version": lint_rules.__version__,
+    }
+    base = docs_base()
+    if base is not None:
+        driver["informationUri"] = base + "/"
+    return driver
 
 
 def render(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> str:
