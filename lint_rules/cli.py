@@ -104,9 +104,20 @@ _SHARED_OPTIONS = (
         type=click.Path(path_type=Path, dir_okay=False),
         help="Use this config file for every path.",
     ),
-    click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported."),
+    click.option(
+        "--exit-zero",
+        "-e",
+        is_flag=True,
+        help='Exit with status code "0", even upon detecting lint violations.',
+    ),
     click.option("--statistics", is_flag=True, help="Show counts per rule instead of diagnostics."),
-    click.option("--no-cache", is_flag=True, help="Do not read or write the cache."),
+    click.option(
+        "--no-cache",
+        "-n",
+        is_flag=True,
+        envvar="TOOLRET_NO_CACHE",
+        help="Disable cache reads (and writes).",
+    ),
     click.option(
         "--cache-dir",
         type=click.Path(path_type=Path, file_okay=False),
@@ -143,6 +154,21 @@ _SHARED_OPTIONS = (
         "--exclude", multiple=True, help="Glob patterns to exclude (replaces the config's)."
     ),
     click.option("--extend-exclude", multiple=True, help="Glob patterns to exclude in addition."),
+    click.option(
+        "--show-fixes/--no-show-fixes",
+        default=False,
+        help="Show an enumeration of all fixed lint violations. Use `--no-show-fixes` to disable.",
+    ),
+    click.option("--ignore-noqa", is_flag=True, help="Ignore any `# noqa` comments."),
+    click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
+    click.option("--quiet", "-q", is_flag=True, help="Print diagnostics, but nothing else."),
+    click.option(
+        "--silent",
+        "-s",
+        is_flag=True,
+        help='Disable all logging (but still exit with status code "1" upon detecting '
+        "diagnostics).",
+    ),
 )
 
 
@@ -153,9 +179,40 @@ def _shared_options(command: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
-@main.command()
+class _CheckCommand(click.Command):
+    """``check``: also accepts ruff's ``--add-noqa=REASON`` (the reason only after ``=``,
+    so that ``--add-noqa src/`` still checks ``src/``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rewritten: list[str] = []
+        for index, arg in enumerate(args):
+            if arg == "--":
+                rewritten.extend(args[index:])
+                break
+            if arg.startswith("--add-noqa="):
+                rewritten += ["--add-noqa", "--add-noqa-reason", arg.partition("=")[2]]
+            else:
+                rewritten.append(arg)
+        return super().parse_args(ctx, rewritten)
+
+
+@main.command(cls=_CheckCommand)
 @_shared_options
 @click.option("--fix/--no-fix", default=False, help="Apply the fixes, then report what remains.")
+@click.option(
+    "--fix-only/--no-fix-only",
+    default=False,
+    help="Apply fixes to resolve lint violations, but don't report on, or exit non-zero for, "
+    "leftover violations. Implies `--fix`. Use `--no-fix-only` to disable or `--unsafe-fixes` "
+    "to include unsafe fixes.",
+)
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Enable automatic additions of `noqa` directives to failing lines. Optionally provide "
+    "a reason to append after the codes (`--add-noqa=REASON`).",
+)
+@click.option("--add-noqa-reason", default=None, hidden=True)
 @click.option("--show-files", is_flag=True, help="List the files that would be checked, then exit.")
 @click.option(
     "--show-tool-functions", is_flag=True, help="List each recognised tool function and why."
@@ -180,7 +237,15 @@ def check(
     respect_gitignore: bool | None,
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
+    show_fixes: bool,
+    ignore_noqa: bool,
+    isolated: bool,
+    quiet: bool,
+    silent: bool,
     fix: bool,
+    fix_only: bool,
+    add_noqa: bool,
+    add_noqa_reason: str | None,
     show_files: bool,
     show_tool_functions: bool,
 ) -> None:
@@ -189,6 +254,30 @@ def check(
     With --fix, apply the safe fixes first (--unsafe-fixes: the unsafe ones too);
     with --diff, print them as a diff and write nothing. Never prompts.
     """
+    global _LOG_LEVEL
+    _LOG_LEVEL = SILENT if silent else QUIET if quiet else DEFAULT
+    if add_noqa:
+        _check_add_noqa_conflicts(
+            fix=fix and not fix_only,
+            diff=diff,
+            statistics=statistics,
+            ignore_noqa=ignore_noqa,
+            stdin=stdin_filename is not None or Path("-") in paths,
+        )
+        if fix_only:
+            _warn("--fix is incompatible with --add-noqa.")
+        fix = fix_only = False
+    if show_fixes and diff:
+        raise click.UsageError("the argument '--show-fixes' cannot be used with '--diff'")
+    if isolated and config_file is not None:
+        _fail(
+            f"The argument `--config={config_file}` cannot be used with `--isolated`: "
+            "`--isolated` ignores all configuration files"
+        )
+    if ignore_noqa:
+        from lint_rules.analysis import noqa
+
+        noqa.set_ignore_all(True)
     options = _RunOptions(
         paths=paths,
         select=_split_codes(select) or None,
@@ -199,11 +288,17 @@ def check(
         config_file=config_file,
         exit_zero=exit_zero,
         statistics=statistics,
-        no_cache=no_cache,
+        # The cache holds results with the noqa directives applied.
+        no_cache=no_cache or ignore_noqa,
         cache_dir=cache_dir,
         unsafe_fixes=unsafe_fixes,
-        fix=fix or diff,
+        fix=fix or fix_only or diff,
         diff=diff,
+        fix_only=fix_only,
+        show_fixes=show_fixes,
+        isolated=isolated,
+        add_noqa=add_noqa,
+        add_noqa_reason=add_noqa_reason,
         exit_non_zero_on_fix=exit_non_zero_on_fix,
         stdin_filename=stdin_filename,
         force_exclude=force_exclude,
@@ -229,7 +324,38 @@ def check(
         except (ConfigError, DiscoveryError) as error:
             _fail(str(error))
         sys.exit(EXIT_CLEAN)
-    sys.exit(_run(options, resolver, project))
+    try:
+        sys.exit(_run(options, resolver, project))
+    finally:
+        if ignore_noqa:
+            from lint_rules.analysis import noqa
+
+            noqa.set_ignore_all(False)
+
+
+DEFAULT, QUIET, SILENT = 0, 1, 2
+_LOG_LEVEL = DEFAULT
+"""ruff's log level: ``-q`` prints diagnostics but nothing else (no summary, no
+warning), ``-s`` prints nothing (errors that end the run excepted)."""
+
+
+def _check_add_noqa_conflicts(
+    *, fix: bool, diff: bool, statistics: bool, ignore_noqa: bool, stdin: bool
+) -> None:
+    """ruff's argument conflicts of ``--add-noqa`` (a usage error, exit 2)."""
+    for name, given in (
+        ("--fix", fix),
+        ("--diff", diff),
+        ("--statistics", statistics),
+        ("--ignore-noqa", ignore_noqa),
+        ("--stdin-filename", stdin),
+    ):
+        if given:
+            if name == "--stdin-filename":
+                raise click.UsageError(
+                    "the argument '--add-noqa' cannot be used on stdin (`-`, '--stdin-filename')"
+                )
+            raise click.UsageError(f"the argument '--add-noqa' cannot be used with '{name}'")
 
 
 @main.command()
@@ -268,6 +394,12 @@ class _RunOptions:
     respect_gitignore: bool | None
     exclude: tuple[str, ...]
     extend_exclude: tuple[str, ...]
+    fix_only: bool = False
+    """Report only what was fixed (``--fix-only``; ``--diff`` implies it)."""
+    show_fixes: bool = False
+    isolated: bool = False
+    add_noqa: bool = False
+    add_noqa_reason: str | None = None
     warned: set[str] = field(default_factory=set)
     """Warnings already printed (a ``fix`` runs the check more than once)."""
 
@@ -291,13 +423,30 @@ def _resolver(options: _RunOptions) -> SettingsResolver:
         )
 
     try:
-        resolver = SettingsResolver(config_file=options.config_file, overrides=overrides)
+        if options.isolated:
+            resolver: SettingsResolver = _IsolatedResolver(overrides)
+        else:
+            resolver = SettingsResolver(config_file=options.config_file, overrides=overrides)
         unknown = resolver(Path.cwd()).unknown_selectors(DEFAULT_ENABLED)
     except ConfigError as error:
         _fail(str(error))
     for selector in unknown:
-        click.echo(f"warning: `{selector}` selects no rule", err=True)
+        _warn(f"`{selector}` selects no rule")
     return resolver
+
+
+class _IsolatedResolver(SettingsResolver):
+    """``--isolated``: every path gets the defaults and the command line, no config file."""
+
+    def __init__(self, overrides: Callable[[Settings], Settings]) -> None:
+        super().__init__(overrides=overrides)
+        self._isolated = overrides(Settings())
+
+    def settings_for(self, path: Path) -> Settings:
+        return self._isolated
+
+    def config_file_for(self, path: Path) -> Path | None:
+        return None
 
 
 def _project() -> Project:
@@ -322,10 +471,39 @@ def _run(options: _RunOptions, resolver: SettingsResolver, project: Project) -> 
         result = runner.RunResult(files=[file_result] if file_result.diagnostics else [], checked=1)
     else:
         result = _check_paths(options, resolver, project)
+    if options.add_noqa:
+        return _add_noqa(options, result)
     if not options.fix:
         _report(options, result.diagnostics, result.sources)
         return EXIT_CLEAN if options.exit_zero or not result.diagnostics else EXIT_DIAGNOSTICS
     return _fix_paths(options, resolver, project, result)
+
+
+def _add_noqa(options: _RunOptions, result: RunResult) -> int:
+    """``--add-noqa``: a directive for every diagnostic; ``Added N noqa directives.`` on
+    stderr, as ruff (nothing when none was added); exit 0 unless a file could not be
+    written (2)."""
+    from lint_rules.add_noqa import add_noqa_to_files
+
+    outcomes = add_noqa_to_files(
+        ((f.path, f.diagnostics, f.text()) for f in result.files),
+        reason=options.add_noqa_reason or None,
+    )
+    cwd = Path.cwd()
+    added = 0
+    failed = False
+    for outcome in outcomes:
+        shown = _relative(Path(outcome.path), cwd)
+        for problem in outcome.problems:
+            click.echo(_printable(f"error: {problem.describe(shown)}"), err=True)
+        for row in outcome.skipped:
+            _warn(f"{shown}:{row}: no noqa directive added: the line cannot take a comment")
+        added += outcome.added
+        failed = failed or outcome.write_error
+    if added and _LOG_LEVEL == DEFAULT:
+        directives = "directive" if added == 1 else "directives"
+        click.echo(f"Added {added} noqa {directives}.", err=True)
+    return EXIT_ERROR if failed else EXIT_CLEAN
 
 
 def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Project) -> RunResult:
@@ -355,7 +533,8 @@ def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Proj
 
 
 def _warn(message: str) -> None:
-    click.echo(_printable(f"warning: {message}"), err=True)
+    if _LOG_LEVEL == DEFAULT:
+        click.echo(_printable(f"warning: {message}"), err=True)
 
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -399,14 +578,34 @@ def _report(
     sources: Mapping[str, str],
     *,
     fixed: int = 0,
+    fixed_table: Mapping[str, Mapping[tuple[str, str], int]] | None = None,
     err: bool = False,
 ) -> None:
-    """Print the diagnostics (or statistics) and the summary, as ruff does."""
+    """Print the diagnostics (or statistics) and the summary, as ruff does.
+
+    ``--fix-only``: no diagnostics, only what was fixed. ``--show-fixes``: the table
+    of what was fixed (``fixed_table``) before the summary, in the formats that have
+    one. ``-q``: no summary; ``-s``: nothing but ``--statistics``' table (as ruff).
+    """
     from lint_rules import formats
 
     fmt = options.output_format
     applicability = options.applicability
-    summary = formats.summary(fmt, diagnostics, fixable_applicability=applicability, fixed=fixed)
+    if options.fix_only:
+        summary = ""
+        if formats.has_summary(fmt):
+            summary = formats.fix_only_summary(
+                diagnostics, fixed=fixed, fixable_applicability=applicability
+            )
+    else:
+        summary = formats.summary(
+            fmt, diagnostics, fixable_applicability=applicability, fixed=fixed
+        )
+    table = ""
+    if options.show_fixes and fixed_table and formats.has_summary(fmt):
+        table = formats.render_fix_table(fixed_table, cwd=Path.cwd())
+    if _LOG_LEVEL != DEFAULT:
+        summary = ""
     if options.statistics:
         try:
             body = formats.render_statistics(
@@ -415,6 +614,10 @@ def _report(
         except formats.UnsupportedStatisticsFormat as error:
             _fail(str(error))
         summary = summary if body else ""  # as in ruff, an empty table has no summary
+        if options.fix_only and not body:
+            summary = ""
+    elif options.fix_only or _LOG_LEVEL == SILENT:
+        body = ""
     else:
         body = formats.render(
             fmt,
@@ -424,7 +627,9 @@ def _report(
             fixable_applicability=applicability,
             show_fix_hint=not options.fix,
         )
-    text = _printable(body + summary)
+    if options.statistics or _LOG_LEVEL == SILENT:
+        table = ""
+    text = _printable(body + table + summary)
     if options.output_file is not None and not err:
         try:
             options.output_file.parent.mkdir(parents=True, exist_ok=True)
@@ -468,6 +673,7 @@ def _fix_paths(
     write_failed = False
     reported: set[str] = set()
     changed: dict[str, FileFix] = {}
+    fixed_table: dict[str, dict[tuple[str, str], int]] = {}
     for round_number in range(1, FIX_ROUNDS + 1):
         candidates = [fixes.Candidate(f.path, f.diagnostics, f.text()) for f in result.files]
         outcomes = fixes.fix_files(
@@ -493,6 +699,10 @@ def _fix_paths(
             if outcome.changed:
                 fixed += len(outcome.result.fixed)
                 changed[outcome.path] = outcome
+                table = fixed_table.setdefault(outcome.path, {})
+                for diagnostic in outcome.result.fixed:
+                    key = (diagnostic.code, diagnostic.name)
+                    table[key] = table.get(key, 0) + 1
         remaining = sorted(
             (d for diagnostics in remaining_by_path.values() for d in diagnostics),
             key=Diagnostic.sort_key,
@@ -503,16 +713,18 @@ def _fix_paths(
         result = _check_paths(options, resolver, project)
 
     if options.diff:
-        _print_diffs(list(changed.values()))
-        summary = formats.fix_only_summary(
-            remaining, fixed=fixed, fixable_applicability=options.applicability, dry_run=True
-        )
-        click.echo(summary, nl=False)
+        if _LOG_LEVEL != SILENT:
+            _print_diffs(list(changed.values()))
+        if _LOG_LEVEL == DEFAULT:
+            summary = formats.fix_only_summary(
+                remaining, fixed=fixed, fixable_applicability=options.applicability, dry_run=True
+            )
+            click.echo(summary, nl=False)
         if write_failed:
             return EXIT_ERROR
         return EXIT_DIAGNOSTICS if changed and not options.exit_zero else EXIT_CLEAN
 
-    _report(options, remaining, sources, fixed=fixed)
+    _report(options, remaining, sources, fixed=fixed, fixed_table=fixed_table)
     return _fix_exit_code(options, fixed=fixed, remaining=remaining, failed=write_failed)
 
 
@@ -538,6 +750,8 @@ def _fix_exit_code(
         return EXIT_CLEAN
     if options.exit_non_zero_on_fix and fixed:
         return EXIT_DIAGNOSTICS
+    if options.fix_only:  # leftover diagnostics do not count
+        return EXIT_CLEAN
     return EXIT_DIAGNOSTICS if remaining else EXIT_CLEAN
 
 
@@ -562,22 +776,30 @@ def _fix_stdin(
         known_diagnostics=file_result.diagnostics,
     )
     shown = str(options.stdin_filename) if options.stdin_filename else "-"
+    fixed_table: dict[str, dict[tuple[str, str], int]] = {}
+    if outcome.changed and outcome.result is not None:
+        for diagnostic in outcome.result.fixed:
+            table = fixed_table.setdefault(shown, {})
+            key = (diagnostic.code, diagnostic.name)
+            table[key] = table.get(key, 0) + 1
     for problem in outcome.problems:
         click.echo(f"error: {problem.describe(shown)}", err=True)
     result = outcome.result
     remaining = result.remaining if result is not None else file_result.diagnostics
     fixed = len(result.fixed) if result is not None and outcome.changed else 0
     if options.diff:
-        _print_diffs([outcome] if outcome.changed else [], stdin_name=options.stdin_filename)
-        summary = formats.fix_only_summary(
-            remaining, fixed=fixed, fixable_applicability=options.applicability, dry_run=True
-        )
-        click.echo(summary, nl=False)
+        if _LOG_LEVEL != SILENT:
+            _print_diffs([outcome] if outcome.changed else [], stdin_name=options.stdin_filename)
+        if _LOG_LEVEL == DEFAULT:
+            summary = formats.fix_only_summary(
+                remaining, fixed=fixed, fixable_applicability=options.applicability, dry_run=True
+            )
+            click.echo(summary, nl=False)
         return EXIT_DIAGNOSTICS if outcome.changed and not options.exit_zero else EXIT_CLEAN
     sys.stdout.buffer.write(outcome.fixed_bytes if outcome.fixed_bytes is not None else data)
     sys.stdout.buffer.flush()
     sources = {file_result.path: result.source} if result is not None else {}
-    _report(options, remaining, sources, fixed=fixed, err=True)
+    _report(options, remaining, sources, fixed=fixed, fixed_table=fixed_table, err=True)
     return _fix_exit_code(options, fixed=fixed, remaining=remaining, failed=False)
 
 

@@ -65,7 +65,17 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-__all__ = ["Directive", "NoqaDirectives", "add_noqa"]
+__all__ = ["Directive", "NoqaDirectives", "add_noqa", "set_ignore_all"]
+
+_IGNORE_ALL = False
+
+
+def set_ignore_all(ignore: bool) -> None:
+    """``--ignore-noqa``: while set, no directive suppresses anything (in this process
+    and in the workers it forks afterwards)."""
+    global _IGNORE_ALL
+    _IGNORE_ALL = ignore
+
 
 _NOQA_ANYWHERE = re.compile("noqa", re.IGNORECASE)
 _CODE = re.compile(r"[A-Z]+[0-9]*", re.ASCII)
@@ -274,6 +284,8 @@ class NoqaDirectives:
     def suppresses(self, code: str, row: int, *, token_start: bool = False) -> bool:
         """Whether ``code`` reported at 1-based ``row`` is silenced by a comment
         (``token_start``: as in ``noqa_row``)."""
+        if _IGNORE_ALL:
+            return False
         if self._file_all or any(code.startswith(listed) for listed in self._file_codes):
             return True
         if not self._lines:
