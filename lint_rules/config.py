@@ -15,9 +15,14 @@ is the whole story. Glob patterns in a file are relative to its directory
 Keys are ruff's, with ruff's meaning: ``select`` / ``extend-select`` /
 ``ignore``, ``per-file-ignores`` / ``extend-per-file-ignores``, ``exclude``
 (replaces the default list) / ``extend-exclude``, ``respect-gitignore``,
-``force-exclude``; the frameworks have tables of their own. A typo is an
-error that names the file, the dotted key and the closest valid key: a
-misspelt ``selct`` silently doing nothing is worse than a failed run.
+``force-exclude``; the frameworks have tables of their own. The rule
+selection keys and the framework tables may also sit in a ``lint`` sub-table
+(``[tool.toolret.lint]``), ruff's current layout; a key set both there and at
+the top level is an error. A typo is an error: an unknown key, a value of the
+wrong type, or a rule selector that selects no rule (``TRV110``) - a misspelt
+``selct`` or code silently doing nothing is worse than a failed run. Errors
+give the file, line and column with the source line and a caret, as ruff's
+do (``toml_positions`` finds them), and the closest valid key or code.
 
 Rule selection
 --------------
@@ -113,11 +118,16 @@ _SELECTOR = re.compile(r"ALL|TRV[0-9]{0,3}", re.ASCII)
 
 
 class ConfigError(Exception):
-    """Invalid configuration: a front end prints ``str(error)`` and exits 2."""
+    """Invalid configuration: a front end prints ``str(error)`` and exits 2.
 
-    def __init__(self, message: str) -> None:
+    ``summary`` is the same on one line, without the source excerpts (for
+    front ends that show one line, such as flake8's TRV002).
+    """
+
+    def __init__(self, message: str, *, summary: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.summary = summary if summary is not None else message
 
 
 # ---------------------------------------------------------------------------
@@ -220,12 +230,52 @@ def _check_glob(pattern: str) -> str:
 
 
 def _check_selector(selector: str) -> str:
-    if _SELECTOR.fullmatch(selector) is None:
+    """A selector must select a rule: a typo such as ``TRV110`` would silently disable a check."""
+    if selector == "ALL" or selector in _known_selectors():
+        return selector
+    if _SELECTOR.fullmatch(selector) is None and selector.upper() not in _known_selectors():
         raise ValueError(
-            f"invalid rule selector {selector!r}: expected 'ALL' or 'TRV' followed by "
-            "up to three digits (e.g. 'TRV1', 'TRV101')"
+            f"Unknown rule selector: `{selector}` (expected `ALL` or `TRV` followed by "
+            "up to three digits, e.g. `TRV1`, `TRV101`)"
         )
-    return selector
+    raise ValueError(f"Unknown rule selector: `{selector}`{_selector_hint(selector)}")
+
+
+@functools.cache
+def _known_selectors() -> frozenset[str]:
+    """Every code and every prefix that selects at least one rule (``TRV``, ``TRV1``, ...)."""
+    from lint_rules.catalog import DEFAULT_ENABLED
+
+    return frozenset(code[:length] for code in DEFAULT_ENABLED for length in range(3, 7))
+
+
+def _selector_hint(selector: str) -> str:
+    """``" (did you mean `TRV101`?)"`` when a full code is a typo away from one (one digit
+    changed, or two neighbours swapped; ties go to the lowest), or only the case is wrong.
+    A short prefix is a typo away from almost every other: no guess for those."""
+    upper = selector.upper()
+    if upper in _known_selectors():
+        return f" (did you mean `{upper}`?)"
+    if len(upper) < 6:
+        return ""
+    close = [
+        known
+        for known in sorted(_known_selectors())
+        if len(known) == len(upper) and _one_typo(known, upper)
+    ]
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def _one_typo(known: str, written: str) -> bool:
+    differ = [index for index, (a, b) in enumerate(zip(known, written, strict=True)) if a != b]
+    if len(differ) == 1:
+        return True
+    first, *rest = differ or [0]
+    return (
+        rest == [first + 1]
+        and known[first] == written[first + 1]
+        and known[first + 1] == written[first]
+    )
 
 
 def _check_name(name: str) -> str:
@@ -521,11 +571,12 @@ class Settings:
             flag: str, check: Callable[[str], str], values: Iterable[str]
         ) -> tuple[str, ...]:
             items = tuple(values)
+            shown = f"--{flag} <RULE_CODE>" if check is _check_selector else f"--{flag}"
             for value in items:
                 try:
                     check(value)
-                except ValueError as error:
-                    problems.append(f"--{flag}: {error}")
+                except ValueError as error:  # clap's wording, as ruff prints it
+                    problems.append(f"invalid value {value!r} for {shown!r}: {error}")
             return items
 
         def table(flag: str, entries: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ...]]:
@@ -562,7 +613,10 @@ class Settings:
             )
             changes["cli_selections"] = (*self.cli_selections, layer)
         if problems:
-            raise ConfigError("toolret: invalid command-line option: " + "; ".join(problems))
+            raise ConfigError(
+                "\n".join(f"toolret: error: {problem}" for problem in problems),
+                summary="; ".join(problems),
+            )
         return dataclasses.replace(self, **changes) if changes else self
 
     # -- rule selection -----------------------------------------------------
@@ -607,7 +661,11 @@ class Settings:
         )
 
     def unknown_selectors(self, all_rules: Iterable[str]) -> tuple[str, ...]:
-        """Selectors (in any selection or per-file list) that match no rule, for a warning."""
+        """Selectors (in any selection or per-file list) that match none of ``all_rules``.
+
+        Validation (``from_mapping``, ``with_overrides``) already refuses a selector that
+        selects no rule of the catalog; this is for settings built directly in code.
+        """
         codes = tuple(all_rules)
         selectors = chain(
             *(
@@ -673,20 +731,146 @@ def _allowed_keys(model: type[Any]) -> dict[str, str]:
     }
 
 
-def _check_keys(table: Mapping[str, Any], model: type[Any], prefix: str, path: Path) -> None:
+_LINT_KEYS: Final = (
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "extend-per-file-ignores",
+    "polyai",
+    "browser-use",
+    "openai-agents",
+    "openai-chat",
+)
+"""What ``[tool.toolret.lint]`` may hold (ruff's current layout): rule selection, rule settings."""
+
+KeyPath = tuple[str | int, ...]
+
+
+class _Problems:
+    """Config errors of one file, each with its position in the text when it can be found."""
+
+    def __init__(self, path: Path, text: str, base: KeyPath) -> None:
+        self.path = path
+        self.text = text
+        self.base = base
+        self.lint_keys: frozenset[str] = frozenset()
+        self._positions: Any = None
+
+    def key_path(self, key: str) -> KeyPath:
+        """The TOML path of a settings key, under ``lint`` if it was written there."""
+        return (*self.base, "lint", key) if key in self.lint_keys else (*self.base, key)
+
+    def _order(self, item: tuple[KeyPath, bool, str]) -> int:
+        """Sort key: the offset of an item's value, so errors are listed in file order."""
+        found = self._positions.find(item[0], minimum=max(1, len(self.base)))
+        return -1 if found is None else int(found[0].value)
+
+    def error(self, items: Sequence[tuple[KeyPath, bool, str]]) -> ConfigError:
+        """``items``: (TOML path, point at the key rather than the value, message)."""
+        from lint_rules.toml_positions import TomlPositions
+
+        if self._positions is None:
+            self._positions = TomlPositions(self.text)
+        shown = _shown_path(self.path)
+        blocks: list[str] = []
+        lines: list[str] = []
+        for where, at_key, message in sorted(items, key=self._order):
+            found = self._positions.find(where, minimum=max(1, len(self.base)))
+            if found is None:
+                line = f"{shown}: `{_dotted(where)}`: {message}"
+                blocks.append(line)
+            else:
+                span, exact = found
+                offset = span.key if at_key and exact else span.value
+                end = offset + 1 if at_key and exact else span.value_end
+                row, column = self._positions.line_column(offset)
+                line = f"{shown}:{row}:{column}: {message}"
+                if not exact:
+                    line += f" (in `{_dotted(where)}`)"
+                blocks.append(f"{line}\n{self._positions.snippet(offset, end)}")
+            lines.append(line)
+        return ConfigError(
+            f"toolret: invalid configuration in {shown}\n" + "\n".join(blocks),
+            summary="; ".join(lines),
+        )
+
+
+def _shown_path(path: Path) -> str:
+    """The path relative to the working directory when it is below it, as ruff shows paths."""
+    try:
+        return str(path.relative_to(_absolute(Path.cwd())))
+    except ValueError:
+        return str(path)
+
+
+def _dotted(where: KeyPath) -> str:
+    dotted = ""
+    for part in where:
+        if isinstance(part, int):
+            dotted += f"[{part}]"
+        else:
+            dotted = f"{dotted}.{_toml_key(part)}" if dotted else _toml_key(part)
+    return dotted
+
+
+def _unknown_key(where: KeyPath, key: str, allowed: Iterable[str]) -> tuple[KeyPath, bool, str]:
+    close = difflib.get_close_matches(key, list(allowed), n=1)
+    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    return where, True, f"unknown key `{_dotted(where)}`{hint}"
+
+
+def _check_keys(
+    table: Mapping[str, Any], model: type[Any], problems: _Problems, parent: KeyPath | None
+) -> None:
+    """Unknown keys and non-tables where a table belongs; ``parent`` ``None``: the top level."""
     allowed = _allowed_keys(model)
     hints = typing.get_type_hints(model)
     for key, value in table.items():
-        dotted = f"{prefix}.{_toml_key(key)}" if prefix else _toml_key(key)
+        where = problems.key_path(key) if parent is None else (*parent, key)
         if key not in allowed:
-            close = difflib.get_close_matches(key, list(allowed), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(_invalid(path, f"unknown key {dotted!r}{hint}"))
+            raise problems.error([_unknown_key(where, key, allowed)])
         annotation = hints[allowed[key]]
         if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
             if not isinstance(value, dict):
-                raise ConfigError(_invalid(path, f"{dotted!r} must be a table"))
-            _check_keys(value, annotation, dotted, path)
+                raise problems.error([(where, False, f"expected a table, got {_kind(value)}")])
+            _check_keys(value, annotation, problems, where)
+
+
+def _merge_lint(table: Mapping[str, Any], problems: _Problems) -> dict[str, Any]:
+    """The table with ``lint``'s keys moved to the top level (where ``Settings`` has them)."""
+    values = dict(table)
+    if "lint" not in values:
+        return values
+    lint = values.pop("lint")
+    where = (*problems.base, "lint")
+    if not isinstance(lint, dict):
+        raise problems.error([(where, False, f"expected a table, got {_kind(lint)}")])
+    for key in lint:
+        if key in _LINT_KEYS:
+            continue
+        if key in _allowed_keys(Settings):
+            top = f"`[{_dotted(problems.base)}]`" if problems.base else "the top level"
+            message = f"`{key}` cannot be set in `[{_dotted(where)}]`; set it at {top}"
+            raise problems.error([((*where, key), True, message)])
+        raise problems.error([_unknown_key((*where, key), key, _LINT_KEYS)])
+    both = [key for key in lint if key in values]
+    if both:
+        top = f"`[{_dotted(problems.base)}]`" if problems.base else "the top level"
+        raise problems.error(
+            [
+                (
+                    (*where, key),
+                    True,
+                    f"`{key}` is set both in `[{_dotted(where)}]` and at {top}; keep one "
+                    "(the `lint` table is ruff's current layout)",
+                )
+                for key in both
+            ]
+        )
+    problems.lint_keys = frozenset(lint)
+    values.update(lint)
+    return values
 
 
 def _toml_key(key: str) -> str:
@@ -694,48 +878,104 @@ def _toml_key(key: str) -> str:
 
 
 def _invalid(path: Path, detail: str) -> str:
-    return f"toolret: invalid configuration in {path}: {detail}"
+    return f"toolret: invalid configuration in {_shown_path(path)}: {detail}"
 
 
-def _error_text(error: Mapping[str, Any]) -> str:
-    if error["type"] == "value_error":
+def _kind(value: object) -> str:
+    """A TOML value's type in plain words."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return "a date or time"
+
+
+def _items_of(loc: Sequence[int | str]) -> str:
+    """What a list at ``loc`` holds, in plain words."""
+    head = loc[0] if loc else ""
+    if head in ("select", "extend-select", "ignore", "per-file-ignores", "extend-per-file-ignores"):
+        return "rule selectors"
+    if head in ("exclude", "extend-exclude"):
+        return "glob patterns"
+    return "names"
+
+
+def _plain(error: Mapping[str, Any]) -> str:
+    """pydantic's error in the words of the config file."""
+    kind = error["type"]
+    got = _kind(error.get("input"))
+    if kind == "value_error":
         return str(error["ctx"]["error"])
+    if kind in ("tuple_type", "list_type", "iterable_type"):
+        return f"expected an array of {_items_of(error['loc'])}, got {got}"
+    if kind == "string_type":
+        return f"expected a string, got {got}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"expected `true` or `false`, got {got}"
+    if kind in ("dict_type", "dataclass_type", "dataclass_exact_type"):
+        return f"expected a table, got {got}"
     return str(error["msg"])
 
 
-def _location(prefix: str, loc: Sequence[int | str]) -> str:
-    dotted = prefix
-    for part in loc:
-        if isinstance(part, int):
-            dotted += f"[{part}]"
-        elif part != "[key]":
-            dotted = f"{dotted}.{_toml_key(part)}" if dotted else _toml_key(part)
-    return dotted
+def _value_problems(error: ValidationError, problems: _Problems) -> list[tuple[KeyPath, bool, str]]:
+    items: list[tuple[KeyPath, bool, str]] = []
+    for item in error.errors():
+        loc = tuple(item["loc"])
+        at_key = bool(loc) and loc[-1] == "[key]"
+        parts = tuple(part for part in loc if part != "[key]")
+        where = problems.key_path(str(parts[0])) + parts[1:] if parts else problems.base
+        items.append((where, at_key, _plain(item)))
+    return items
 
 
-def _describe_errors(error: ValidationError, prefix: str) -> str:
-    return "; ".join(
-        f"invalid value for {_location(prefix, item['loc'])!r}: {_error_text(item)}"
-        for item in error.errors()
-    )
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_text(path: Path) -> str:
     try:
-        text = read_regular(path, limit=TEXT_FILE_LIMIT).decode("utf-8")
+        return read_regular(path, limit=TEXT_FILE_LIMIT).decode("utf-8")
     except OSError as error:
         raise ConfigError(
             f"toolret: cannot read configuration file {path}: {error.strerror}"
         ) from None
     except UnicodeDecodeError as error:
         raise ConfigError(_invalid(path, f"not UTF-8: {error.reason}")) from None
+
+
+def _parse_toml(path: Path, text: str) -> dict[str, Any]:
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(_invalid(path, f"TOML parse error: {error}")) from None
+        raise _syntax_error(path, text, str(error)) from None
     except RecursionError:  # the TOML reader recurses per nested array or inline table
         raise ConfigError(_invalid(path, "TOML parse error: nested too deeply")) from None
     return data
+
+
+def _syntax_error(path: Path, text: str, message: str) -> ConfigError:
+    """tomllib's error with its position shown as ruff shows it."""
+    match = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", message, re.DOTALL)
+    if match is None:
+        return ConfigError(_invalid(path, f"TOML parse error: {message}"))
+    from lint_rules.toml_positions import TomlPositions
+
+    row, column = int(match.group(2)), int(match.group(3))
+    offset = sum(len(line) + 1 for line in text.split("\n")[: row - 1]) + column - 1
+    shown = _shown_path(path)
+    line = f"{shown}:{row}:{column}: TOML parse error: {match.group(1)}"
+    snippet = TomlPositions(text, scan=False).snippet(offset, offset + 1)
+    return ConfigError(
+        f"toolret: invalid configuration in {shown}\n{line}\n{snippet}", summary=line
+    )
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    return _parse_toml(path, _read_text(path))
 
 
 def _toolret_table(data: Mapping[str, Any]) -> object:
@@ -747,25 +987,29 @@ def load_settings(path: Path) -> Settings:
     """Read one config file; ``root`` is its directory. Raises ``ConfigError``.
 
     A ``pyproject.toml`` without ``[tool.toolret]`` gives the default settings.
+    Errors give the file, line and column of the offending key or value.
     """
     path = _absolute(path)
-    data = _read_toml(path)
-    prefix = ""
+    text = _read_text(path)
+    data = _parse_toml(path, text)
+    base: KeyPath = ()
     table: object = data
     if path.name == "pyproject.toml":
-        prefix = "tool.toolret"
+        base = ("tool", "toolret")
         table = _toolret_table(data)
         if table is None:
             return Settings(root=path.parent)
+    problems = _Problems(path, text, base)
     if not isinstance(table, dict):
-        raise ConfigError(_invalid(path, f"{prefix!r} must be a table"))
-    _check_keys(table, Settings, prefix, path)
+        raise problems.error([(base, False, f"expected a table, got {_kind(table)}")])
+    values = _merge_lint(table, problems)
+    _check_keys(values, Settings, problems, None)
     from pydantic import ValidationError
 
     try:
-        return Settings.from_mapping({**table, "root": path.parent})
+        return Settings.from_mapping({**values, "root": path.parent})
     except ValidationError as error:
-        raise ConfigError(_invalid(path, _describe_errors(error, prefix))) from None
+        raise problems.error(_value_problems(error, problems)) from None
 
 
 def _is_config_file(candidate: Path) -> bool:

@@ -10,7 +10,8 @@ flake8 checks one file at a time (possibly in worker processes), so only
 same-file Python facts are used; PolyAI prompt/YAML references are read per
 process and cached by project root and file stats. An exception escaping
 ``run()`` would abort all of flake8, so every failure — including an invalid
-``[tool.toolret]`` table — becomes one TRV002 diagnostic at line 1.
+``[tool.toolret]`` table, or a selector in it that selects no rule — becomes one
+TRV002 diagnostic at line 1.
 """
 
 from __future__ import annotations
@@ -73,7 +74,10 @@ class ToolretChecker:
         try:
             settings = cls._resolver(Path(path) if path else Path.cwd())
         except ConfigError as error:
-            yield (1, 0, f"TRV002 {error}", type(self))
+            # flake8 shows one line: the file, line and column without the source excerpt.
+            # An unknown selector is reported too, though flake8 owns selection here: the
+            # same file makes ``toolret check`` fail, and a typo should not pass in one front end.
+            yield (1, 0, f"TRV002 {error.summary}", type(self))
             return
         # Every rule on: flake8 decides what is shown.
         settings = Settings(

@@ -140,62 +140,71 @@ def test_python_names_work_in_code_only() -> None:
     [
         (
             '[tool.toolret]\nselct = ["TRV1"]\n',
-            "unknown key 'tool.toolret.selct' (did you mean 'select'?)",
+            "2:1: unknown key `tool.toolret.selct` (did you mean `select`?)",
         ),
         (
             '[tool.toolret]\nextend_select = ["TRV1"]\n',
-            "unknown key 'tool.toolret.extend_select' (did you mean 'extend-select'?)",
+            "2:1: unknown key `tool.toolret.extend_select` (did you mean `extend-select`?)",
         ),
         (
             "[tool.toolret.polyia]\n",
-            "unknown key 'tool.toolret.polyia' (did you mean 'polyai'?)",
+            "1:1: unknown key `tool.toolret.polyia` (did you mean `polyai`?)",
         ),
         (
             '[tool.toolret.polyai]\nextra-return-key = ["x"]\n',
-            "unknown key 'tool.toolret.polyai.extra-return-key' "
-            "(did you mean 'extra-return-keys'?)",
+            "2:1: unknown key `tool.toolret.polyai.extra-return-key` "
+            "(did you mean `extra-return-keys`?)",
         ),
-        ("[tool.toolret]\nline-length = 100\n", "unknown key 'tool.toolret.line-length'"),
-        ('[tool.toolret]\nroot = "/"\n', "unknown key 'tool.toolret.root'"),
+        ("[tool.toolret]\nline-length = 100\n", "2:1: unknown key `tool.toolret.line-length`"),
+        ('[tool.toolret]\nroot = "/"\n', "2:1: unknown key `tool.toolret.root`"),
         (
             '[tool.toolret]\nselect = ["TRV1", "E501"]\n',
-            "invalid value for 'tool.toolret.select[1]': invalid rule selector 'E501': "
-            "expected 'ALL' or 'TRV' followed by up to three digits (e.g. 'TRV1', 'TRV101')",
+            "2:19: Unknown rule selector: `E501` (expected `ALL` or `TRV` followed by "
+            "up to three digits, e.g. `TRV1`, `TRV101`)",
         ),
         (
             '[tool.toolret]\nignore = ["TRV1001"]\n',
-            "invalid value for 'tool.toolret.ignore[0]': invalid rule selector 'TRV1001': "
-            "expected 'ALL' or 'TRV' followed by up to three digits (e.g. 'TRV1', 'TRV101')",
+            "2:11: Unknown rule selector: `TRV1001` (expected `ALL` or `TRV` followed by "
+            "up to three digits, e.g. `TRV1`, `TRV101`)",
         ),
         (
             '[tool.toolret.per-file-ignores]\n"tests/*" = ["trv101"]\n',
-            "invalid value for 'tool.toolret.per-file-ignores.\"tests/*\"[0]': "
-            "invalid rule selector 'trv101': "
-            "expected 'ALL' or 'TRV' followed by up to three digits (e.g. 'TRV1', 'TRV101')",
+            "2:14: Unknown rule selector: `trv101` (did you mean `TRV101`?)",
         ),
         (
             '[tool.toolret]\nrespect-gitignore = "no"\n',
-            "invalid value for 'tool.toolret.respect-gitignore': Input should be a valid boolean",
+            "2:21: expected `true` or `false`, got a string",
         ),
         (
             '[tool.toolret]\nselect = "TRV1"\n',
-            "invalid value for 'tool.toolret.select': Input should be a valid tuple",
+            "2:10: expected an array of rule selectors, got a string",
         ),
         (
             '[tool.toolret]\nextend-exclude = ["gen/[abc"]\n',
-            "invalid value for 'tool.toolret.extend-exclude[0]': "
-            "unclosed character class in 'gen/[abc'",
+            "2:19: unclosed character class in 'gen/[abc'",
         ),
-        ("[tool.toolret]\npolyai = 1\n", "'tool.toolret.polyai' must be a table"),
-        ("[tool.toolret\n", "TOML parse error: Expected ']' at the end of a table declaration"),
+        ("[tool.toolret]\npolyai = 1\n", "2:10: expected a table, got an integer"),
     ],
 )
 def test_invalid_pyproject(tmp_path: Path, text: str, detail: str) -> None:
     path = write(tmp_path / "pyproject.toml", text)
     with pytest.raises(ConfigError) as caught:
         load_settings(path)
-    message = str(caught.value)
-    assert message.startswith(f"toolret: invalid configuration in {path}: {detail}")
+    assert caught.value.summary == f"{path}:{detail}"
+    assert str(caught.value).startswith(f"toolret: invalid configuration in {path}\n{path}:")
+
+
+def test_toml_syntax_error(tmp_path: Path) -> None:
+    path = write(tmp_path / "pyproject.toml", "[tool.toolret\n")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(path)
+    assert str(caught.value) == (
+        f"toolret: invalid configuration in {path}\n"
+        f"{path}:1:14: TOML parse error: Expected ']' at the end of a table declaration\n"
+        "  |\n"
+        "1 | [tool.toolret\n"
+        "  |              ^"
+    )
 
 
 def test_invalid_toolret_toml_names_top_level_key(tmp_path: Path) -> None:
@@ -203,7 +212,11 @@ def test_invalid_toolret_toml_names_top_level_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_settings(path)
     assert str(caught.value) == (
-        f"toolret: invalid configuration in {path}: unknown key 'ignor' (did you mean 'ignore'?)"
+        f"toolret: invalid configuration in {path}\n"
+        f"{path}:1:1: unknown key `ignor` (did you mean `ignore`?)\n"
+        "  |\n"
+        '1 | ignor = ["TRV101"]\n'
+        "  | ^"
     )
 
 
@@ -211,11 +224,10 @@ def test_several_bad_values_are_reported_together(tmp_path: Path) -> None:
     path = write(tmp_path / "toolret.toml", 'select = ["X"]\nforce-exclude = 1\n')
     with pytest.raises(ConfigError) as caught:
         load_settings(path)
-    assert str(caught.value) == (
-        f"toolret: invalid configuration in {path}: "
-        "invalid value for 'select[0]': invalid rule selector 'X': expected 'ALL' or 'TRV' "
-        "followed by up to three digits (e.g. 'TRV1', 'TRV101'); "
-        "invalid value for 'force-exclude': Input should be a valid boolean"
+    assert caught.value.summary == (
+        f"{path}:1:11: Unknown rule selector: `X` (expected `ALL` or `TRV` followed by "
+        "up to three digits, e.g. `TRV1`, `TRV101`); "
+        f"{path}:2:17: expected `true` or `false`, got an integer"
     )
 
 
@@ -406,18 +418,25 @@ def test_invalid_override_names_the_flag() -> None:
     with pytest.raises(ConfigError) as caught:
         Settings().with_overrides(select=["TRV1"], ignore=["F401"])
     assert str(caught.value) == (
-        "toolret: invalid command-line option: --ignore: invalid rule selector 'F401': "
-        "expected 'ALL' or 'TRV' followed by up to three digits (e.g. 'TRV1', 'TRV101')"
+        "toolret: error: invalid value 'F401' for '--ignore <RULE_CODE>': "
+        "Unknown rule selector: `F401` (expected `ALL` or `TRV` followed by up to three digits, "
+        "e.g. `TRV1`, `TRV101`)"
+    )
+
+
+def test_selectors_that_select_nothing_are_refused() -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings().with_overrides(ignore=["TRV999"], extend_select=["TRV110"])
+    assert caught.value.summary == (
+        "invalid value 'TRV110' for '--extend-select <RULE_CODE>': "
+        "Unknown rule selector: `TRV110` (did you mean `TRV101`?); "
+        "invalid value 'TRV999' for '--ignore <RULE_CODE>': Unknown rule selector: `TRV999`"
     )
 
 
 def test_unknown_selectors() -> None:
     settings = Settings(select=("TRV1", "TRV9"), per_file_ignores={"a.py": ("TRV55",)})
-    assert settings.with_overrides(ignore=["TRV999"]).unknown_selectors(RULES) == (
-        "TRV55",
-        "TRV9",
-        "TRV999",
-    )
+    assert settings.unknown_selectors(RULES) == ("TRV55", "TRV9")
 
 
 # -- per-file-ignores and excludes -------------------------------------------
@@ -573,7 +592,7 @@ def test_checking_a_tree_without_tool_files_does_not_import_libcst(tmp_path: Pat
 def test_a_config_file_is_still_validated_with_pydantic(tmp_path: Path) -> None:
     write(tmp_path / "plain" / "a.py", "")
     write(tmp_path / "project" / "pyproject.toml", '[tool.toolret]\nignore = ["TRV101"]\n')
-    bad = write(tmp_path / "bad" / "toolret.toml", 'respect-gitignore = "yes"\n')
+    write(tmp_path / "bad" / "toolret.toml", 'respect-gitignore = "yes"\n')
     code = """\
         import sys
         from pathlib import Path
@@ -584,13 +603,12 @@ def test_a_config_file_is_still_validated_with_pydantic(tmp_path: Path) -> None:
         try:
             load_settings(Path("bad/toolret.toml"))
         except ConfigError as error:
-            print(error)
+            print(error.summary)
         """
     no_config, *rest = _python(code, tmp_path)
     if no_config.startswith("True"):  # no config file above the temporary directory
         assert no_config == "True False"
     assert rest == [
         "('TRV101',) True",
-        f"toolret: invalid configuration in {bad}: "
-        "invalid value for 'respect-gitignore': Input should be a valid boolean",
+        "bad/toolret.toml:1:21: expected `true` or `false`, got a string",
     ]
