@@ -258,3 +258,10 @@ def test_fix_only_is_ignored_with_a_warning_and_quiet_hides_the_count(
     assert quiet.exit_code == 0
     assert quiet.stdout == quiet.stderr == ""
     assert other.read_text().endswith("  # noqa: TRV101\n")
+
+
+def test_not_on_stdin(in_tmp: Path, toolret_cli: Invoke) -> None:
+    for args in (("-",), ("--stdin-filename", "functions/x.py", "-")):
+        result = toolret_cli("check", "-n", "--add-noqa", *args, input=INT_RETURN)
+        assert result.exit_code == 2
+        assert "the argument '--add-noqa' cannot be used on stdin" in result.stderr
