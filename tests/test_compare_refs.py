@@ -39,4 +39,4 @@ def test_a_failing_run_exits_2_with_its_stderr(tmp_path: Path) -> None:
     (tmp_path / "tool.py").write_text("def f():\n    return 1\n")
     result = compare("--select", "NOT-A-CODE", str(tmp_path))
     assert result.returncode == 2
-    assert "invalid rule selector" in result.stderr
+    assert "Unknown rule selector: `NOT-A-CODE`" in result.stderr
