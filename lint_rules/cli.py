@@ -409,7 +409,6 @@ class _RunOptions:
 
 
 def _resolver(options: _RunOptions) -> SettingsResolver:
-    from lint_rules.catalog import DEFAULT_ENABLED
 
     def overrides(settings: Settings) -> Settings:
         return settings.with_overrides(
@@ -427,11 +426,9 @@ def _resolver(options: _RunOptions) -> SettingsResolver:
             resolver: SettingsResolver = _IsolatedResolver(overrides)
         else:
             resolver = SettingsResolver(config_file=options.config_file, overrides=overrides)
-        unknown = resolver(Path.cwd()).unknown_selectors(DEFAULT_ENABLED)
+        resolver(Path.cwd())  # a bad config (an unknown selector too) stops here, exit 2
     except ConfigError as error:
         _fail(str(error))
-    for selector in unknown:
-        _warn(f"`{selector}` selects no rule")
     return resolver
 
 
