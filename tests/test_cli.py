@@ -188,3 +188,38 @@ def test_output_file_and_every_format(project: Path) -> None:
 def test_statistics_with_an_unsupported_format_exits_2(project: Path) -> None:
     result = toolret("check", ".", "--statistics", "--output-format", "sarif", cwd=project)
     assert result.returncode == 2 and "statistics" in result.stderr.lower()
+
+
+TOOLRET_SCRIPT = Path(sys.executable).with_name("toolret")
+"""The installed ``toolret`` command (click names the completion variable after it)."""
+
+
+@pytest.mark.skipif(not TOOLRET_SCRIPT.exists(), reason="the toolret command is not installed")
+@pytest.mark.parametrize(
+    ("shell", "marker"),
+    [("bash", "complete -o"), ("zsh", "#compdef toolret"), ("fish", "complete --no-files")],
+)
+def test_shell_completion_scripts_as_the_readme_says(
+    shell: str, marker: str, tmp_path: Path
+) -> None:
+    env = {**os.environ, "_TOOLRET_COMPLETE": f"{shell}_source"}
+    done = subprocess.run(
+        [str(TOOLRET_SCRIPT)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and marker in done.stdout
+
+
+@pytest.mark.skipif(not TOOLRET_SCRIPT.exists(), reason="the toolret command is not installed")
+def test_shell_completion_completes_options(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "_TOOLRET_COMPLETE": "bash_complete",
+        "COMP_WORDS": "toolret check --sel",
+        "COMP_CWORD": "2",
+    }
+    done = subprocess.run(
+        [str(TOOLRET_SCRIPT)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "plain,--select" in done.stdout.splitlines()
