@@ -161,6 +161,13 @@ _SHARED_OPTIONS = (
     ),
     click.option("--ignore-noqa", is_flag=True, help="Ignore any `# noqa` comments."),
     click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
+    click.option(
+        "--color",
+        type=click.Choice(["auto", "always", "never"]),
+        default="auto",
+        help="Control when colored output is used (auto: on a terminal, unless "
+        "NO_COLOR is set; FORCE_COLOR forces it).",
+    ),
     click.option("--quiet", "-q", is_flag=True, help="Print diagnostics, but nothing else."),
     click.option(
         "--silent",
@@ -240,6 +247,7 @@ def check(
     show_fixes: bool,
     ignore_noqa: bool,
     isolated: bool,
+    color: str,
     quiet: bool,
     silent: bool,
     fix: bool,
@@ -254,8 +262,9 @@ def check(
     With --fix, apply the safe fixes first (--unsafe-fixes: the unsafe ones too);
     with --diff, print them as a diff and write nothing. Never prompts.
     """
-    global _LOG_LEVEL
+    global _LOG_LEVEL, _COLOR
     _LOG_LEVEL = SILENT if silent else QUIET if quiet else DEFAULT
+    _COLOR = color
     if add_noqa:
         _check_add_noqa_conflicts(
             fix=fix and not fix_only,
@@ -331,6 +340,24 @@ def check(
             from lint_rules.analysis import noqa
 
             noqa.set_ignore_all(False)
+
+
+_COLOR = "auto"
+"""``--color``: ``auto`` (a terminal, ``NO_COLOR``/``FORCE_COLOR`` as ruff reads them),
+``always`` or ``never``."""
+
+
+def _use_color(err: bool, to_file: bool) -> bool:
+    """Whether to colour the report, as ruff decides (``--color``, then ``FORCE_COLOR``,
+    then ``NO_COLOR``, then whether the stream is a terminal); never into a file."""
+    if to_file or _COLOR == "never":
+        return False
+    if _COLOR == "always" or os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = sys.stderr if err else sys.stdout
+    return stream.isatty()
 
 
 DEFAULT, QUIET, SILENT = 0, 1, 2
@@ -623,6 +650,7 @@ def _report(
             cwd=Path.cwd(),
             fixable_applicability=applicability,
             show_fix_hint=not options.fix,
+            color=_use_color(err, options.output_file is not None),
         )
     if options.statistics or _LOG_LEVEL == SILENT:
         table = ""
@@ -634,7 +662,7 @@ def _report(
         except OSError as error:
             _fail(f"cannot write {options.output_file}: {error.strerror or error}")
         return
-    click.echo(text, nl=False, err=err)
+    click.echo(text, nl=False, err=err, color=_use_color(err, False) or None)
 
 
 def _checker(

@@ -223,3 +223,45 @@ def test_shell_completion_completes_options(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert "plain,--select" in done.stdout.splitlines()
+
+
+def _colored(project: Path, *args: str, **env: str) -> str:
+    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    done = subprocess.run(
+        [sys.executable, "-m", "lint_rules", "check", "functions/count_bookings.py", *args],
+        cwd=project, env={**clean, **env}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return done.stdout
+
+
+@pytest.mark.parametrize("fmt", ["concise", "full"])
+def test_colour_as_ruff_decides_it(project: Path, fmt: str) -> None:
+    # Not a terminal: plain, unless FORCE_COLOR or --color always; NO_COLOR and --color
+    # never win over a terminal; a report written to a file is never coloured.
+    bold_red_code = "\x1b[1;31mTRV101\x1b[0m"
+    assert "\x1b[" not in _colored(project, "--output-format", fmt)
+    assert bold_red_code in _colored(project, "--output-format", fmt, FORCE_COLOR="1")
+    assert bold_red_code in _colored(project, "--output-format", fmt, "--color", "always")
+    assert "\x1b[" not in _colored(
+        project, "--output-format", fmt, "--color", "never", FORCE_COLOR="1"
+    )
+    assert "\x1b[36m[*]\x1b[0m" in _colored(project, "--output-format", fmt, FORCE_COLOR="1")
+    _colored(project, "--output-format", fmt, "-o", "report.txt", FORCE_COLOR="1")
+    assert "\x1b[" not in (project / "report.txt").read_text(encoding="utf-8")
+
+
+def test_machine_formats_are_never_coloured(project: Path) -> None:
+    for fmt in ("json", "sarif", "github", "pylint"):
+        assert "\x1b[" not in _colored(project, "--output-format", fmt, FORCE_COLOR="1")
+
+
+def test_a_terminal_is_coloured_unless_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lint_rules import cli
+
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli._use_color(err=False, to_file=False)
+    assert not cli._use_color(err=False, to_file=True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not cli._use_color(err=False, to_file=False)

@@ -118,6 +118,7 @@ def render(
     cwd: Path,
     fixable_applicability: FixableApplicability = "safe",
     show_fix_hint: bool = True,
+    color: bool = False,
 ) -> str:
     """The text to print for ``diagnostics`` (already sorted) in format ``fmt``.
 
@@ -129,5 +130,10 @@ def render(
         cwd=cwd.absolute(),
         fixable_applicability=fixable_applicability,
         show_fix_hint=show_fix_hint,
+        color=color and fmt in _COLORED,
     )
     return _RENDERERS[fmt](diagnostics, options)
+
+
+_COLORED = frozenset({"full", "concise", "grouped"})
+"""The formats a terminal shows as they are (the others are read by programs)."""

@@ -24,6 +24,19 @@ class RenderOptions:
     fixable_applicability: FixableApplicability = "safe"
     show_fix_hint: bool = True
     """Mark fixable diagnostics with ``[*]``; ruff turns this off when it applied fixes."""
+    color: bool = False
+    """Colour the text formats as ruff does on a terminal (``paint``)."""
+
+
+_STYLES = {"path": "1", "code": "1;31", "fix": "36"}
+"""ruff's colours: a bold path, a bold red code, a cyan ``[*]``."""
+
+
+def paint(text: str, style: str, options: RenderOptions) -> str:
+    """``text`` in ``style`` (``path``, ``code``, ``fix``) when ``options.color``."""
+    if not options.color or not text:
+        return text
+    return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"
 
 
 Renderer = Callable[[Sequence[Diagnostic], RenderOptions], str]

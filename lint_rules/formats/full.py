@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lint_rules.formats._base import RenderOptions, is_fixable, relative_path
+from lint_rules.formats._base import RenderOptions, is_fixable, paint, relative_path
 from lint_rules.formats._diff import render_fix_diff
 from lint_rules.formats._snippet import render_frame, render_origin_only
 from lint_rules.formats._source import SourceText
@@ -48,11 +48,11 @@ DISPLAY_ONLY_FIX_NOTE = (
 def header(diagnostic: Diagnostic, options: RenderOptions) -> str:
     """``CODE [*] message`` — the ``[*]`` when the fix would be applied by ``--fix``."""
     marker = (
-        " [*]"
+        " " + paint("[*]", "fix", options)
         if options.show_fix_hint and is_fixable(diagnostic, options.fixable_applicability)
         else ""
     )
-    return f"{diagnostic.code}{marker} {diagnostic.message}"
+    return f"{paint(diagnostic.code, 'code', options)}{marker} {diagnostic.message}"
 
 
 def render_one(
