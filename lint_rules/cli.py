@@ -13,6 +13,7 @@ Nothing ever prompts: the commands run unattended under pre-commit and CI.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -20,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -100,9 +101,16 @@ _SHARED_OPTIONS = (
     ),
     click.option(
         "--config",
-        "config_file",
-        type=click.Path(path_type=Path, dir_okay=False),
-        help="Use this config file for every path.",
+        "config_options",
+        multiple=True,
+        metavar="<CONFIG_OPTION>",
+        help="Either a path to a TOML configuration file (`pyproject.toml` or `toolret.toml`), "
+        "or a TOML `<KEY> = <VALUE>` pair (such as you might find in a `toolret.toml` "
+        "configuration file) overriding a specific configuration option (e.g., "
+        "`--config \"lint.select = ['TRV1']\"` or `--config \"exclude = ['gen']\"`). "
+        "Overrides of individual settings using this option always take precedence over all "
+        "configuration files, including configuration files that were also specified using "
+        "`--config`.",
     ),
     click.option(
         "--exit-zero",
@@ -231,7 +239,7 @@ def check(
     ignore: tuple[str, ...],
     output_format: str | None,
     output_file: Path | None,
-    config_file: Path | None,
+    config_options: tuple[str, ...],
     exit_zero: bool,
     statistics: bool,
     no_cache: bool,
@@ -278,6 +286,7 @@ def check(
         fix = fix_only = False
     if show_fixes and diff:
         raise click.UsageError("the argument '--show-fixes' cannot be used with '--diff'")
+    config_file, config_overrides = _config_arguments(config_options)
     if isolated and config_file is not None:
         _fail(
             f"The argument `--config={config_file}` cannot be used with `--isolated`: "
@@ -295,6 +304,7 @@ def check(
         output_format=output_format or "full",
         output_file=output_file,
         config_file=config_file,
+        config_overrides=config_overrides,
         exit_zero=exit_zero,
         statistics=statistics,
         # The cache holds results with the noqa directives applied.
@@ -385,6 +395,31 @@ def _check_add_noqa_conflicts(
             raise click.UsageError(f"the argument '--add-noqa' cannot be used with '{name}'")
 
 
+def _config_arguments(values: Sequence[str]) -> tuple[Path | None, dict[str, Any]]:
+    """ruff's ``--config``: an existing file is the config file (one at most), anything
+    else a TOML ``KEY = VALUE`` override; later overrides win. Exit 2 on a bad one."""
+    from lint_rules.config import parse_config_override
+
+    config_file: Path | None = None
+    overrides: dict[str, Any] = {}
+    for value in values:
+        if os.path.isfile(value):
+            if config_file is not None:
+                _fail(
+                    "toolret failed\n  Cause: You cannot specify more than one configuration "
+                    "file on the command line.\n\n"
+                    f"  tip: remove either `--config={config_file}` or `--config={value}`.\n"
+                    "       For more information, try `--help`."
+                )
+            config_file = Path(value)
+            continue
+        try:
+            overrides.update(parse_config_override(value))
+        except ConfigError as error:
+            _fail(str(error) + "\n\nFor more information, try '--help'.")
+    return config_file, overrides
+
+
 @main.command()
 @_shared_options
 @click.pass_context
@@ -427,6 +462,8 @@ class _RunOptions:
     isolated: bool = False
     add_noqa: bool = False
     add_noqa_reason: str | None = None
+    config_overrides: Mapping[str, Any] = field(default_factory=dict)
+    """``--config "KEY = VALUE"``: ``Settings`` fields replaced in every config's settings."""
     warned: set[str] = field(default_factory=set)
     """Warnings already printed (a ``fix`` runs the check more than once)."""
 
@@ -438,6 +475,8 @@ class _RunOptions:
 def _resolver(options: _RunOptions) -> SettingsResolver:
 
     def overrides(settings: Settings) -> Settings:
+        if options.config_overrides:
+            settings = dataclasses.replace(settings, **options.config_overrides)
         return settings.with_overrides(
             select=options.select,
             extend_select=options.extend_select,

@@ -1012,6 +1012,64 @@ def load_settings(path: Path) -> Settings:
         raise problems.error(_value_problems(error, problems)) from None
 
 
+OVERRIDE_TIP = (
+    "  tip: A `--config` flag must either be a path to a `.toml` configuration file\n"
+    "       or a TOML `<KEY> = <VALUE>` pair overriding a specific configuration\n"
+    "       option"
+)
+"""ruff's tip for a ``--config`` value that is neither a file nor a valid override."""
+
+
+def config_override_error(value: str, detail: str | None = None) -> ConfigError:
+    """ruff's error for a bad ``--config`` value (clap's wording), ``detail`` after the tip."""
+    message = f"toolret: error: invalid value {value!r} for '--config <CONFIG_OPTION>'\n\n"
+    message += OVERRIDE_TIP
+    if detail:
+        message += f"\n\n{detail}"
+    summary = f"invalid value {value!r} for '--config <CONFIG_OPTION>'"
+    return ConfigError(message, summary=summary + (f": {detail}" if detail else ""))
+
+
+def parse_config_override(value: str) -> dict[str, Any]:
+    """ruff's inline ``--config "KEY = VALUE"``: ``[tool.toolret]`` keys, ``lint.``-prefixed
+    selection keys too. Returns the ``Settings`` field names it sets, with validated values.
+
+    Raises ``ConfigError`` (ruff's wording): not TOML, an unknown key, a bad value or
+    selector - the same checks as a config file's, positions in the argument.
+    """
+    try:
+        data = tomllib.loads(value)
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        detail = None
+        if value.endswith(".toml") or ("=" not in value and os.sep in value):
+            detail = (
+                "It looks like you were trying to pass a path to a configuration file.\n"
+                f"The path `{value}` does not point to a configuration file"
+            )
+        elif "=" in value:
+            detail = f"TOML parse error: {error}"
+        raise config_override_error(value, detail) from None
+    problems = _Problems(Path("--config"), value, ())
+    try:
+        values = _merge_lint(data, problems)
+        _check_keys(values, Settings, problems, None)
+        from pydantic import ValidationError
+
+        try:
+            validated = Settings.from_mapping(values)
+        except ValidationError as error:
+            raise problems.error(_value_problems(error, problems)) from None
+    except ConfigError as error:
+        detail = error.message.partition("\n")[2]
+        raise config_override_error(
+            value,
+            "Could not parse the supplied argument as a `[tool.toolret]` configuration "
+            f"option:\n\n{detail}",
+        ) from None
+    names = _allowed_keys(Settings)
+    return {names[key]: getattr(validated, names[key]) for key in values}
+
+
 def _is_config_file(candidate: Path) -> bool:
     if not candidate.is_file():
         return False

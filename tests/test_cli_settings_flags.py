@@ -1,0 +1,140 @@
+"""ruff's settings flags of ``check``: ``--config 'KEY = VALUE'`` (ruff 0.17's meaning and
+wording), through the real CLI."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+Invoke = Callable[..., Result]
+
+INT_TOOL = "def count_bookings(conv):\n    return len(conv.state.bookings)\n"
+RUFF_TIP = (
+    "  tip: A `--config` flag must either be a path to a `.toml` configuration file\n"
+    "       or a TOML `<KEY> = <VALUE>` pair overriding a specific configuration\n"
+    "       option"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    functions = tmp_path / "functions"
+    functions.mkdir()
+    (functions / "count_bookings.py").write_text(INT_TOOL)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _help(toolret_cli: Invoke) -> str:
+    return " ".join(toolret_cli("check", "--help").stdout.split())
+
+
+# -- --config 'KEY = VALUE' ----------------------------------------------------------
+
+
+def test_config_help_has_ruffs_wording(toolret_cli: Invoke) -> None:
+    text = _help(toolret_cli)
+    assert "--config <CONFIG_OPTION>" in text
+    assert (
+        "Either a path to a TOML configuration file (`pyproject.toml` or `toolret.toml`), or a "
+        "TOML `<KEY> = <VALUE>` pair (such as you might find in a `toolret.toml` configuration "
+        "file) overriding a specific configuration option" in text
+    )
+    assert (
+        "Overrides of individual settings using this option always take precedence over all "
+        "configuration files, including configuration files that were also specified using "
+        "`--config`." in text
+    )
+
+
+def test_inline_override_beats_the_config_file(project: Path, toolret_cli: Invoke) -> None:
+    (project / "pyproject.toml").write_text('[tool.toolret]\nignore = ["TRV101"]\n')
+    assert toolret_cli("check", "-n").exit_code == 0
+    assert toolret_cli("check", "-n", "--config", "ignore = []").exit_code == 1
+    assert toolret_cli("check", "-n", "--config", "lint.ignore = []").exit_code == 1
+    # A later override of the same key wins; other keys add up.
+    both = toolret_cli(
+        "check", "-n", "--config", "ignore = []", "--config", "lint.ignore = ['TRV1']"
+    )
+    assert both.exit_code == 0
+    excluded = toolret_cli(
+        "check", "-n", "--config", "ignore = []", "--config", "exclude = ['*.py']"
+    )
+    assert excluded.exit_code == 0
+
+
+def test_inline_override_with_a_config_file_and_isolated(
+    project: Path, toolret_cli: Invoke
+) -> None:
+    (project / "other.toml").write_text('ignore = ["TRV101"]\n')
+    assert toolret_cli("check", "-n", "--config", "other.toml").exit_code == 0
+    result = toolret_cli("check", "-n", "--config", "other.toml", "--config", "ignore = []")
+    assert result.exit_code == 1
+    # The order of the two does not matter: the override always wins.
+    result = toolret_cli("check", "-n", "--config", "ignore = []", "--config", "other.toml")
+    assert result.exit_code == 1
+    # ruff allows overrides with --isolated (only a config file conflicts with it).
+    isolated = toolret_cli("check", "-n", "--isolated", "--config", "lint.ignore = ['TRV101']")
+    assert isolated.exit_code == 0
+    # Command-line selection flags still apply after the override.
+    selected = toolret_cli(
+        "check", "-n", "--config", "lint.select = ['TRV2']", "--extend-select", "TRV101"
+    )
+    assert selected.exit_code == 1
+
+
+def test_two_config_files_are_an_error(project: Path, toolret_cli: Invoke) -> None:
+    (project / "a.toml").write_text("")
+    (project / "b.toml").write_text("")
+    result = toolret_cli("check", "-n", "--config", "a.toml", "--config", "b.toml")
+    assert result.exit_code == 2
+    assert "You cannot specify more than one configuration file on the command line." in (
+        result.stderr
+    )
+    assert "remove either `--config=a.toml` or `--config=b.toml`" in result.stderr
+
+
+def test_neither_file_nor_toml_is_ruffs_error(project: Path, toolret_cli: Invoke) -> None:
+    result = toolret_cli("check", "-n", "--config", "bogus")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "toolret: error: invalid value 'bogus' for '--config <CONFIG_OPTION>'\n\n"
+        f"{RUFF_TIP}\n\nFor more information, try '--help'.\n"
+    )
+    missing = toolret_cli("check", "-n", "--config", "missing.toml")
+    assert missing.exit_code == 2
+    assert (
+        "It looks like you were trying to pass a path to a configuration file.\n"
+        "The path `missing.toml` does not point to a configuration file" in missing.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            "lint.selct = ['TRV1']",
+            "--config:1:1: unknown key `lint.selct` (did you mean `select`?)",
+        ),
+        ("select = 'TRV1'", "--config:1:10: expected an array of rule selectors, got a string"),
+        ("select = ['TRV199']", "--config:1:11: Unknown rule selector: `TRV199`"),
+        ("respect-gitignore = 'yes'", "expected `true` or `false`, got a string"),
+        ("lint.exclude = ['x']", "`exclude` cannot be set in `[lint]`"),
+        ("nonsense = 1", "unknown key `nonsense`"),
+    ],
+)
+def test_invalid_override_is_a_config_error(
+    project: Path, toolret_cli: Invoke, value: str, message: str
+) -> None:
+    result = toolret_cli("check", "-n", "--config", value)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert f"invalid value {value!r} for '--config <CONFIG_OPTION>'" in result.stderr
+    assert RUFF_TIP in result.stderr
+    assert "Could not parse the supplied argument as a `[tool.toolret]` configuration option:" in (
+        result.stderr
+    )
+    assert message in result.stderr
