@@ -86,6 +86,19 @@ _SHARED_OPTIONS = (
     ),
     click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable."),
     click.option(
+        "--per-file-ignores",
+        multiple=True,
+        metavar="<PER_FILE_IGNORES>",
+        help="List of mappings from file pattern to code to exclude.",
+    ),
+    click.option(
+        "--extend-per-file-ignores",
+        multiple=True,
+        metavar="<EXTEND_PER_FILE_IGNORES>",
+        help="Like `--per-file-ignores`, but adds additional ignores on top of those already "
+        "specified.",
+    ),
+    click.option(
         "--output-format",
         type=click.Choice(CHECK_FORMATS),
         default=None,
@@ -237,6 +250,8 @@ def check(
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
+    per_file_ignores: tuple[str, ...],
+    extend_per_file_ignores: tuple[str, ...],
     output_format: str | None,
     output_file: Path | None,
     config_options: tuple[str, ...],
@@ -301,6 +316,8 @@ def check(
         select=_split_codes(select) or None,
         extend_select=_split_codes(extend_select),
         ignore=_split_codes(ignore),
+        per_file_ignores=_per_file_pairs("per-file-ignores", per_file_ignores) or None,
+        extend_per_file_ignores=_per_file_pairs("extend-per-file-ignores", extend_per_file_ignores),
         output_format=output_format or "full",
         output_file=output_file,
         config_file=config_file,
@@ -395,6 +412,25 @@ def _check_add_noqa_conflicts(
             raise click.UsageError(f"the argument '--add-noqa' cannot be used with '{name}'")
 
 
+def _per_file_pairs(flag: str, values: Sequence[str]) -> dict[str, list[str]]:
+    """ruff's ``--per-file-ignores PATTERN:CODE``: comma-separated pairs, each exactly one
+    ``:`` (spaces around either part dropped); a pattern given twice collects its codes."""
+    table: dict[str, list[str]] = {}
+    for value in values:
+        for item in value.split(","):
+            parts = item.split(":")
+            if len(parts) != 2:
+                metavar = flag.upper().replace("-", "_")
+                _fail(
+                    f"toolret: error: invalid value {item!r} for '--{flag} <{metavar}>':"
+                    " Expected <FilePattern>:<RuleCode> pattern\n\n"
+                    "For more information, try '--help'."
+                )
+            pattern, code = (part.strip() for part in parts)
+            table.setdefault(pattern, []).append(code)
+    return table
+
+
 def _config_arguments(values: Sequence[str]) -> tuple[Path | None, dict[str, Any]]:
     """ruff's ``--config``: an existing file is the config file (one at most), anything
     else a TOML ``KEY = VALUE`` override; later overrides win. Exit 2 on a bad one."""
@@ -440,6 +476,8 @@ class _RunOptions:
     select: list[str] | None
     extend_select: list[str]
     ignore: list[str]
+    per_file_ignores: dict[str, list[str]] | None
+    extend_per_file_ignores: dict[str, list[str]]
     output_format: str
     output_file: Path | None
     config_file: Path | None
@@ -481,6 +519,8 @@ def _resolver(options: _RunOptions) -> SettingsResolver:
             select=options.select,
             extend_select=options.extend_select,
             ignore=options.ignore,
+            per_file_ignores=options.per_file_ignores,
+            extend_per_file_ignores=options.extend_per_file_ignores,
             exclude=list(options.exclude) if options.exclude else None,
             extend_exclude=list(options.extend_exclude),
             respect_gitignore=options.respect_gitignore,

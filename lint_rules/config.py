@@ -571,7 +571,12 @@ class Settings:
             flag: str, check: Callable[[str], str], values: Iterable[str]
         ) -> tuple[str, ...]:
             items = tuple(values)
-            shown = f"--{flag} <RULE_CODE>" if check is _check_selector else f"--{flag}"
+            if flag.endswith("per-file-ignores"):  # ruff's metavar for these
+                shown = f"--{flag} <{flag.upper().replace('-', '_')}>"
+            elif check is _check_selector:
+                shown = f"--{flag} <RULE_CODE>"
+            else:
+                shown = f"--{flag}"
             for value in items:
                 try:
                     check(value)

@@ -138,3 +138,79 @@ def test_invalid_override_is_a_config_error(
         result.stderr
     )
     assert message in result.stderr
+
+
+# -- --per-file-ignores / --extend-per-file-ignores ------------------------------------
+
+
+def test_per_file_ignores_help_has_ruffs_wording(toolret_cli: Invoke) -> None:
+    text = _help(toolret_cli)
+    assert (
+        "--per-file-ignores <PER_FILE_IGNORES> List of mappings from file pattern to code to "
+        "exclude." in text
+    )
+    assert (
+        "--extend-per-file-ignores <EXTEND_PER_FILE_IGNORES> Like `--per-file-ignores`, but "
+        "adds additional ignores on top of those already specified." in text
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "functions/*.py:TRV101",
+        "count_bookings.py:TRV1",
+        " functions/** : TRV101 ",
+        "other.py:TRV2,functions/**:TRV101",
+    ],
+)
+def test_per_file_ignores_flag_ignores(project: Path, toolret_cli: Invoke, value: str) -> None:
+    assert toolret_cli("check", "-n").exit_code == 1
+    assert toolret_cli("check", "-n", "--per-file-ignores", value).exit_code == 0
+    assert toolret_cli("check", "-n", "--extend-per-file-ignores", value).exit_code == 0
+
+
+def test_per_file_ignores_flag_replaces_the_configs(project: Path, toolret_cli: Invoke) -> None:
+    (project / "pyproject.toml").write_text(
+        '[tool.toolret]\n[tool.toolret.per-file-ignores]\n"functions/**" = ["TRV101"]\n'
+    )
+    assert toolret_cli("check", "-n").exit_code == 0
+    # As in ruff, --per-file-ignores replaces the config's table ...
+    assert toolret_cli("check", "-n", "--per-file-ignores", "other.py:TRV101").exit_code == 1
+    # ... --extend-per-file-ignores adds to it.
+    extended = toolret_cli("check", "-n", "--extend-per-file-ignores", "other.py:TRV102")
+    assert extended.exit_code == 0
+    # Several flags and several pairs add up.
+    both = toolret_cli(
+        "check",
+        "-n",
+        "--per-file-ignores",
+        "other.py:TRV101",
+        "--per-file-ignores",
+        "functions/**:TRV101",
+    )
+    assert both.exit_code == 0
+
+
+@pytest.mark.parametrize("flag", ["--per-file-ignores", "--extend-per-file-ignores"])
+@pytest.mark.parametrize("value", ["functions/**", "a:b:TRV101", "x.py:TRV101,TRV102"])
+def test_per_file_ignores_flag_syntax_error(
+    project: Path, toolret_cli: Invoke, flag: str, value: str
+) -> None:
+    result = toolret_cli("check", "-n", flag, value)
+    assert result.exit_code == 2
+    metavar = flag[2:].upper().replace("-", "_")
+    bad = value.split(",")[-1] if value.count(":") == 1 else value
+    assert result.stderr == (
+        f"toolret: error: invalid value {bad!r} for '{flag} <{metavar}>': "
+        "Expected <FilePattern>:<RuleCode> pattern\n\nFor more information, try '--help'.\n"
+    )
+
+
+def test_per_file_ignores_flag_unknown_selector(project: Path, toolret_cli: Invoke) -> None:
+    result = toolret_cli("check", "-n", "--per-file-ignores", "x.py:TRV199")
+    assert result.exit_code == 2
+    assert (
+        "invalid value 'TRV199' for '--per-file-ignores <PER_FILE_IGNORES>': "
+        "Unknown rule selector: `TRV199`" in result.stderr
+    )
