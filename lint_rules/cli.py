@@ -86,6 +86,26 @@ _SHARED_OPTIONS = (
     ),
     click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable."),
     click.option(
+        "--fixable",
+        multiple=True,
+        metavar="<RULE_CODE>",
+        help="List of rule codes to treat as eligible for fix. Only applicable when fix itself "
+        "is enabled (e.g., via `--fix`).",
+    ),
+    click.option(
+        "--unfixable",
+        multiple=True,
+        metavar="<RULE_CODE>",
+        help="List of rule codes to treat as ineligible for fix. Only applicable when fix "
+        "itself is enabled (e.g., via `--fix`).",
+    ),
+    click.option(
+        "--extend-fixable",
+        multiple=True,
+        metavar="<RULE_CODE>",
+        help="Like --fixable, but adds additional rule codes on top of those already specified.",
+    ),
+    click.option(
         "--per-file-ignores",
         multiple=True,
         metavar="<PER_FILE_IGNORES>",
@@ -250,6 +270,9 @@ def check(
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
+    fixable: tuple[str, ...],
+    unfixable: tuple[str, ...],
+    extend_fixable: tuple[str, ...],
     per_file_ignores: tuple[str, ...],
     extend_per_file_ignores: tuple[str, ...],
     output_format: str | None,
@@ -316,6 +339,9 @@ def check(
         select=_split_codes(select) or None,
         extend_select=_split_codes(extend_select),
         ignore=_split_codes(ignore),
+        fixable=_split_codes(fixable) or None,
+        unfixable=_split_codes(unfixable),
+        extend_fixable=_split_codes(extend_fixable),
         per_file_ignores=_per_file_pairs("per-file-ignores", per_file_ignores) or None,
         extend_per_file_ignores=_per_file_pairs("extend-per-file-ignores", extend_per_file_ignores),
         output_format=output_format or "full",
@@ -476,6 +502,9 @@ class _RunOptions:
     select: list[str] | None
     extend_select: list[str]
     ignore: list[str]
+    fixable: list[str] | None
+    unfixable: list[str]
+    extend_fixable: list[str]
     per_file_ignores: dict[str, list[str]] | None
     extend_per_file_ignores: dict[str, list[str]]
     output_format: str
@@ -521,6 +550,9 @@ def _resolver(options: _RunOptions) -> SettingsResolver:
             ignore=options.ignore,
             per_file_ignores=options.per_file_ignores,
             extend_per_file_ignores=options.extend_per_file_ignores,
+            fixable=options.fixable,
+            unfixable=options.unfixable,
+            extend_fixable=options.extend_fixable,
             exclude=list(options.exclude) if options.exclude else None,
             extend_exclude=list(options.extend_exclude),
             respect_gitignore=options.respect_gitignore,
@@ -569,6 +601,7 @@ def _run(options: _RunOptions, resolver: SettingsResolver, project: Project) -> 
             file_result = runner.check_stdin(data, stdin_name, resolver, project)
         except ConfigError as error:
             _fail(str(error))
+        _drop_unfixable(resolver, [file_result])
         if options.fix:
             return _fix_stdin(options, resolver, project, data, file_result)
         result = runner.RunResult(files=[file_result] if file_result.diagnostics else [], checked=1)
@@ -628,6 +661,7 @@ def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Proj
         )
     except (ConfigError, DiscoveryError) as error:
         _fail(str(error))
+    _drop_unfixable(resolver, result.files)
     for warning in result.warnings:
         if warning not in options.warned:
             options.warned.add(warning)
@@ -751,10 +785,34 @@ def _checker(
     from lint_rules.engine import check_source
 
     def check_text(path: str, text: str) -> list[Diagnostic]:
-        settings = resolver(Path(path) if path not in ("", "-") else Path.cwd())
-        return check_source(text, path, settings, project)
+        settings = _settings_of(resolver, path)
+        return _fixable_only(settings, check_source(text, path, settings, project))
 
     return check_text
+
+
+def _settings_of(resolver: SettingsResolver, path: str) -> Settings:
+    return resolver(Path(path) if path not in ("", "-") else Path.cwd())
+
+
+def _fixable_only(settings: Settings, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics with the fixes of ``unfixable`` rules dropped, as ruff drops them:
+    still reported, without ``[*]``, a JSON ``fix`` of ``null``, never applied."""
+    if not any(d.fix is not None for d in diagnostics):
+        return diagnostics
+    from lint_rules.catalog import DEFAULT_ENABLED
+
+    fixable = settings.fixable_codes(DEFAULT_ENABLED)
+    return [
+        d if d.fix is None or d.code in fixable else dataclasses.replace(d, fix=None)
+        for d in diagnostics
+    ]
+
+
+def _drop_unfixable(resolver: SettingsResolver, files: Iterable[FileResult]) -> None:
+    for file_result in files:
+        settings = _settings_of(resolver, file_result.path)
+        file_result.diagnostics = _fixable_only(settings, file_result.diagnostics)
 
 
 FIX_ROUNDS = 3

@@ -503,6 +503,10 @@ class Settings:
     select: tuple[Selector, ...] | None = None
     extend_select: tuple[Selector, ...] = ()
     ignore: tuple[Selector, ...] = ()
+    fixable: tuple[Selector, ...] | None = None
+    """Rules whose fixes ``--fix`` applies (``None``: ruff's default, ``["ALL"]``)."""
+    unfixable: tuple[Selector, ...] = ()
+    extend_fixable: tuple[Selector, ...] = ()
     per_file_ignores: dict[Glob, tuple[Selector, ...]] = field(default_factory=dict)
     extend_per_file_ignores: dict[Glob, tuple[Selector, ...]] = field(default_factory=dict)
     exclude: tuple[Glob, ...] = DEFAULT_EXCLUDE
@@ -517,6 +521,9 @@ class Settings:
     """The config file's directory: globs are relative to it. ``None``: the working directory."""
     cli_selections: tuple[RuleSelection, ...] = ()
     """Rule-selection layers from command-line flags, applied after the file's."""
+    cli_fixable: tuple[RuleSelection, ...] = ()
+    """``--fixable``/``--extend-fixable``/``--unfixable`` layers (as ``select``/
+    ``extend_select``/``ignore``), applied after the file's."""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
@@ -557,6 +564,9 @@ class Settings:
         extend_exclude: Sequence[str] = (),
         respect_gitignore: bool | None = None,
         force_exclude: bool | None = None,
+        fixable: Sequence[str] | None = None,
+        unfixable: Sequence[str] = (),
+        extend_fixable: Sequence[str] = (),
     ) -> Settings:
         """These settings with command-line flags applied, as ruff applies them.
 
@@ -617,6 +627,14 @@ class Settings:
                 ignore=checked("ignore", _check_selector, ignore),
             )
             changes["cli_selections"] = (*self.cli_selections, layer)
+        if fixable is not None or unfixable or extend_fixable:
+            chosen = None if fixable is None else checked("fixable", _check_selector, fixable)
+            layer = RuleSelection(
+                select=chosen,
+                extend_select=checked("extend-fixable", _check_selector, extend_fixable),
+                ignore=checked("unfixable", _check_selector, unfixable),
+            )
+            changes["cli_fixable"] = (*self.cli_fixable, layer)
         if problems:
             raise ConfigError(
                 "\n".join(f"toolret: error: {problem}" for problem in problems),
@@ -639,6 +657,17 @@ class Settings:
     def enabled_codes(self, all_rules: Mapping[str, bool]) -> frozenset[str]:
         """The codes enabled for any file, given every code and whether it is on by default."""
         return _resolve_selection(self._layers(), tuple(sorted(all_rules.items())))
+
+    def fixable_codes(self, all_codes: Iterable[str]) -> frozenset[str]:
+        """The codes whose fixes apply: ruff's ``fixable`` (default ``ALL``) /
+        ``extend-fixable`` / ``unfixable``, resolved as ``select`` / ``extend-select`` /
+        ``ignore`` are (by specificity, layer by layer, the command line last) but
+        starting from every rule."""
+        own = RuleSelection(
+            select=self.fixable, extend_select=self.extend_fixable, ignore=self.unfixable
+        )
+        rules = tuple(sorted((code, True) for code in all_codes))
+        return _resolve_selection((own, *self.cli_fixable), rules)
 
     def ignored_for_file(self, path: Path) -> frozenset[str]:
         """The ``per-file-ignores`` selectors (codes, prefixes or ``ALL``) that match ``path``."""
@@ -732,7 +761,7 @@ def _allowed_keys(model: type[Any]) -> dict[str, str]:
     return {
         _kebab(item.name): item.name
         for item in dataclasses.fields(model)
-        if item.name not in ("root", "cli_selections")
+        if item.name not in ("root", "cli_selections", "cli_fixable")
     }
 
 
@@ -740,6 +769,9 @@ _LINT_KEYS: Final = (
     "select",
     "extend-select",
     "ignore",
+    "fixable",
+    "unfixable",
+    "extend-fixable",
     "per-file-ignores",
     "extend-per-file-ignores",
     "polyai",
@@ -906,7 +938,16 @@ def _kind(value: object) -> str:
 def _items_of(loc: Sequence[int | str]) -> str:
     """What a list at ``loc`` holds, in plain words."""
     head = loc[0] if loc else ""
-    if head in ("select", "extend-select", "ignore", "per-file-ignores", "extend-per-file-ignores"):
+    if head in (
+        "select",
+        "extend-select",
+        "ignore",
+        "fixable",
+        "unfixable",
+        "extend-fixable",
+        "per-file-ignores",
+        "extend-per-file-ignores",
+    ):
         return "rule selectors"
     if head in ("exclude", "extend-exclude"):
         return "glob patterns"

@@ -214,3 +214,96 @@ def test_per_file_ignores_flag_unknown_selector(project: Path, toolret_cli: Invo
         "invalid value 'TRV199' for '--per-file-ignores <PER_FILE_IGNORES>': "
         "Unknown rule selector: `TRV199`" in result.stderr
     )
+
+
+# -- --fixable / --unfixable / --extend-fixable and the config keys ---------------------
+
+
+def test_fixable_help_has_ruffs_wording(toolret_cli: Invoke) -> None:
+    text = _help(toolret_cli)
+    assert (
+        "--fixable <RULE_CODE> List of rule codes to treat as eligible for fix. Only applicable "
+        "when fix itself is enabled (e.g., via `--fix`)." in text
+    )
+    assert (
+        "--unfixable <RULE_CODE> List of rule codes to treat as ineligible for fix. Only "
+        "applicable when fix itself is enabled (e.g., via `--fix`)." in text
+    )
+    assert (
+        "--extend-fixable <RULE_CODE> Like --fixable, but adds additional rule codes on top of "
+        "those already specified." in text
+    )
+
+
+def _fixable(toolret_cli: Invoke, *args: str) -> bool:
+    """Whether TRV101 in count_bookings.py is reported as fixable (``[*]``)."""
+    result = toolret_cli("check", "-n", "--output-format", "concise", *args)
+    assert result.exit_code == 1, result.stderr
+    assert "TRV101" in result.stdout
+    return "TRV101 [*]" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fixable"),
+    [
+        ((), True),
+        (("--unfixable", "TRV101"), False),
+        (("--unfixable", "TRV1,TRV2"), False),
+        (("--fixable", "TRV2"), False),
+        (("--fixable", "TRV2", "--extend-fixable", "TRV101"), True),
+        # Within one layer the more specific selector wins, as ruff's select/ignore.
+        (("--unfixable", "TRV1", "--fixable", "TRV101"), True),
+        (("--fixable", "TRV1", "--unfixable", "TRV101"), False),
+        (("--unfixable", "TRV1", "--extend-fixable", "TRV101"), True),
+        (("--config", "lint.unfixable = ['TRV101']"), False),
+    ],
+)
+def test_fixable_flags(
+    project: Path, toolret_cli: Invoke, args: tuple[str, ...], fixable: bool
+) -> None:
+    assert _fixable(toolret_cli, *args) is fixable
+
+
+@pytest.mark.parametrize("table", ["[tool.toolret]", "[tool.toolret.lint]"])
+def test_fixable_config_keys(project: Path, toolret_cli: Invoke, table: str) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(f'{table}\nunfixable = ["TRV101"]\n')
+    assert not _fixable(toolret_cli)
+    # The command line is a later layer: --fixable starts afresh, --extend-fixable adds,
+    # --unfixable of another rule keeps the file's.
+    assert _fixable(toolret_cli, "--fixable", "TRV101")
+    assert _fixable(toolret_cli, "--extend-fixable", "TRV101")
+    assert not _fixable(toolret_cli, "--unfixable", "TRV102")
+    pyproject.write_text(f'{table}\nfixable = ["TRV2"]\nextend-fixable = ["TRV10"]\n')
+    assert _fixable(toolret_cli)
+    pyproject.write_text(f'{table}\nfixable = ["TRV2"]\n')
+    assert not _fixable(toolret_cli)
+
+
+def test_unfixable_rule_is_reported_not_fixed(project: Path, toolret_cli: Invoke) -> None:
+    tool = project / "functions" / "count_bookings.py"
+    result = toolret_cli("check", "-n", "--fix", "--unfixable", "TRV101")
+    assert result.exit_code == 1
+    assert tool.read_text() == INT_TOOL
+    assert "TRV101" in result.stdout
+    assert "fixable" not in result.stdout
+    json_result = toolret_cli("check", "-n", "--output-format", "json", "--unfixable", "TRV101")
+    assert '"fix": null' in json_result.stdout
+    diff = toolret_cli("check", "-n", "--diff", "--unfixable", "TRV101")
+    assert diff.exit_code == 0
+    assert diff.stdout == ""
+    fixed = toolret_cli("check", "-n", "--fix")
+    assert fixed.exit_code == 0
+    assert tool.read_text() != INT_TOOL
+
+
+def test_fixable_selectors_are_validated(project: Path, toolret_cli: Invoke) -> None:
+    result = toolret_cli("check", "-n", "--unfixable", "TRV199")
+    assert result.exit_code == 2
+    assert "invalid value 'TRV199' for '--unfixable <RULE_CODE>': Unknown rule selector" in (
+        result.stderr
+    )
+    (project / "pyproject.toml").write_text('[tool.toolret.lint]\nextend-fixable = "TRV101"\n')
+    bad = toolret_cli("check", "-n")
+    assert bad.exit_code == 2
+    assert "pyproject.toml:2:18: expected an array of rule selectors, got a string" in bad.stderr
