@@ -263,6 +263,11 @@ class _CheckCommand(click.Command):
 @click.option("--add-noqa-reason", default=None, hidden=True)
 @click.option("--show-files", is_flag=True, help="List the files that would be checked, then exit.")
 @click.option(
+    "--show-settings",
+    is_flag=True,
+    help="See the settings toolret will use to lint a given Python file.",
+)
+@click.option(
     "--show-tool-functions", is_flag=True, help="List each recognised tool function and why."
 )
 def check(
@@ -301,6 +306,7 @@ def check(
     add_noqa: bool,
     add_noqa_reason: str | None,
     show_files: bool,
+    show_settings: bool,
     show_tool_functions: bool,
 ) -> None:
     """Check PATHS (default: the current directory) for wrong tool return values.
@@ -370,10 +376,12 @@ def check(
     )
     resolver = _resolver(options)
     project = _project()
-    if show_files or show_tool_functions:
+    if show_files or show_settings or show_tool_functions:
         targets = list(paths) or [Path(".")]
         try:
-            if show_files:
+            if show_settings:
+                _show_settings(targets, resolver, options)
+            elif show_files:
                 from lint_rules import runner
 
                 for path in runner.iter_files(targets, resolver, force_exclude=force_exclude):
@@ -980,6 +988,101 @@ def _print_diffs(outcomes: Sequence[FileFix], *, stdin_name: Path | None = None)
             label = _relative(Path(outcome.path), cwd)
         click.echo(_printable(unified_diff(result.original, result.source, label)), nl=False)
         click.echo("")
+
+
+def _show_settings(targets: list[Path], resolver: SettingsResolver, options: _RunOptions) -> None:
+    """ruff's ``--show-settings``: the settings that govern the first file checked (the
+    first path when none is), where they came from, and the rules they enable and fix."""
+    from lint_rules import runner
+    from lint_rules.cache import CACHE_DIR_NAME
+    from lint_rules.catalog import DEFAULT_ENABLED
+
+    first = next(
+        iter(runner.iter_files(targets, resolver, force_exclude=options.force_exclude)), None
+    )
+    path = Path(first if first is not None else targets[0]).absolute()
+    settings = resolver(path)
+    config = (
+        options.config_file if options.config_file is not None else resolver.config_file_for(path)
+    )
+    lines = [f"Resolved settings for: {_quoted(path)}"]
+    if config is not None and not options.isolated:
+        lines.append(f"Settings path: {_quoted(Path(config).absolute())}")
+    cache_dir = options.cache_dir or Path.cwd() / CACHE_DIR_NAME
+    root = settings.root if settings.root is not None else Path.cwd()
+    lines += [
+        "",
+        "# General Settings",
+        f"cache_dir = {_quoted(cache_dir.absolute())}",
+        f"fix = {_toml(options.fix)}",
+        f"fix_only = {_toml(options.fix_only)}",
+        f"output_format = {options.output_format}",
+        f"show_fixes = {_toml(options.show_fixes)}",
+        f"unsafe_fixes = {_toml(options.unsafe_fixes)}",
+        "",
+        "# File Resolver Settings",
+    ]
+    for name in ("exclude", "extend_exclude", "force_exclude", "respect_gitignore"):
+        lines.append(f"file_resolver.{name} = {_toml(getattr(settings, name))}")
+    lines.append(f"file_resolver.project_root = {_quoted(root.absolute())}")
+    lines += ["", "# Linter Settings"]
+    for name in ("select", "extend_select", "ignore", "fixable", "unfixable", "extend_fixable"):
+        lines.append(f"linter.{name} = {_toml(getattr(settings, name))}")
+    for label, layers in (
+        ("command_line_selection", settings.cli_selections),
+        ("command_line_fixable", settings.cli_fixable),
+    ):
+        shown = [
+            {"select": layer.select, "extend_select": layer.extend_select, "ignore": layer.ignore}
+            for layer in layers
+        ]
+        lines.append(f"linter.{label} = {_toml(shown)}")
+    enabled = settings.enabled_codes(DEFAULT_ENABLED)
+    lines.append(f"linter.rules.enabled = {_rule_list(enabled)}")
+    lines.append(f"linter.rules.should_fix = {_rule_list(settings.fixable_codes(DEFAULT_ENABLED))}")
+    for name in ("per_file_ignores", "extend_per_file_ignores"):
+        lines.append(f"linter.{name} = {_toml(getattr(settings, name))}")
+    lines += ["", "# Linter Plugins"]
+    for table in ("polyai", "browser_use", "openai_agents", "openai_chat"):
+        values = getattr(settings, table)
+        for item in dataclasses.fields(values):
+            lines.append(f"linter.{table}.{item.name} = {_toml(getattr(values, item.name))}")
+    click.echo(_printable("\n".join(lines)))
+
+
+def _quoted(path: Path) -> str:
+    return json.dumps(str(path), ensure_ascii=False)
+
+
+def _toml(value: object, indent: str = "") -> str:
+    """A settings value as ruff's ``--show-settings`` prints one: one item a line."""
+    inner = indent + "\t"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, Path)):
+        return json.dumps(str(value), ensure_ascii=False)
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        items = [f"{inner}{json.dumps(str(k))} = {_toml(v, inner)}," for k, v in value.items()]
+        return "{\n" + "\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        return "[\n" + "\n".join(f"{inner}{_toml(v, inner)}," for v in value) + f"\n{indent}]"
+    return str(value)
+
+
+def _rule_list(codes: Iterable[str]) -> str:
+    from lint_rules.rules import get_rule
+
+    shown = []
+    for code in sorted(codes):
+        rule = get_rule(code)
+        shown.append(f"\t{rule.name if rule is not None else code} ({code}),")
+    return "[\n" + "\n".join(shown) + "\n]" if shown else "[]"
 
 
 def _show_tool_functions(

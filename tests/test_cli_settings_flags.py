@@ -307,3 +307,50 @@ def test_fixable_selectors_are_validated(project: Path, toolret_cli: Invoke) -> 
     bad = toolret_cli("check", "-n")
     assert bad.exit_code == 2
     assert "pyproject.toml:2:18: expected an array of rule selectors, got a string" in bad.stderr
+
+
+# -- --show-settings --------------------------------------------------------------------
+
+
+def test_show_settings_help_has_ruffs_wording(toolret_cli: Invoke) -> None:
+    assert (
+        "--show-settings See the settings toolret will use to lint a given Python file."
+        in _help(toolret_cli)
+    )
+
+
+def test_show_settings_lists_the_first_files_settings(project: Path, toolret_cli: Invoke) -> None:
+    (project / "functions" / "a_first.py").write_text("x = 1\n")
+    (project / "pyproject.toml").write_text(
+        '[tool.toolret]\nextend-exclude = ["gen"]\n[tool.toolret.lint]\nunfixable = ["TRV1"]\n'
+    )
+    result = toolret_cli("check", "--show-settings", "--extend-select", "TRV107", "functions")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    first = project / "functions" / "a_first.py"
+    assert lines[0] == f'Resolved settings for: "{first}"'
+    assert lines[1] == f'Settings path: "{project / "pyproject.toml"}"'
+    assert "# General Settings" in lines
+    assert 'file_resolver.extend_exclude = [\n\t"gen",\n]' in result.stdout
+    assert 'linter.unfixable = [\n\t"TRV1",\n]' in result.stdout
+    assert f'file_resolver.project_root = "{project}"' in result.stdout
+    enabled = result.stdout.split("linter.rules.enabled = [\n")[1].split("]")[0]
+    assert "\tpolyai-invalid-return-type (TRV101),\n" in enabled
+    assert "(TRV107)" in enabled  # the command line's selection is applied
+    should_fix = result.stdout.split("linter.rules.should_fix = [\n")[1].split("]")[0]
+    assert "(TRV101)" not in should_fix
+    assert "(TRV201)" in should_fix
+    assert "linter.polyai.extra_return_keys = []" in lines
+    # Nothing is checked: no diagnostics, exit 0 although TRV101 would be reported.
+    assert "count_bookings" not in result.stdout
+
+
+def test_show_settings_isolated_and_config_override(project: Path, toolret_cli: Invoke) -> None:
+    (project / "pyproject.toml").write_text('[tool.toolret]\nignore = ["TRV101"]\n')
+    isolated = toolret_cli("check", "--show-settings", "--isolated")
+    assert isolated.exit_code == 0
+    assert "Settings path" not in isolated.stdout
+    assert "linter.ignore = []" in isolated.stdout
+    override = toolret_cli("check", "--show-settings", "--config", "ignore = ['TRV2']")
+    assert override.exit_code == 0
+    assert 'linter.ignore = [\n\t"TRV2",\n]' in override.stdout
