@@ -13,11 +13,13 @@ Nothing ever prompts: the commands run unattended under pre-commit and CI.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,6 +205,12 @@ _SHARED_OPTIONS = (
     click.option("--ignore-noqa", is_flag=True, help="Ignore any `# noqa` comments."),
     click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
     click.option(
+        "--watch",
+        "-w",
+        is_flag=True,
+        help="Run in watch mode by re-running whenever files change.",
+    ),
+    click.option(
         "--color",
         type=click.Choice(["auto", "always", "never"]),
         default="auto",
@@ -298,6 +306,7 @@ def check(
     show_fixes: bool,
     ignore_noqa: bool,
     isolated: bool,
+    watch: bool,
     color: str,
     quiet: bool,
     silent: bool,
@@ -394,6 +403,12 @@ def check(
         except (ConfigError, DiscoveryError) as error:
             _fail(str(error))
         sys.exit(EXIT_CLEAN)
+    if watch:
+        if add_noqa or diff or Path("-") in paths or stdin_filename is not None:
+            raise click.UsageError(
+                "the argument '--watch' cannot be used with '--add-noqa', '--diff' or stdin"
+            )
+        sys.exit(_watch(options))
     try:
         sys.exit(_run(options, resolver, project))
     finally:
@@ -596,6 +611,48 @@ def _project() -> Project:
     from lint_rules.analysis.project import Project
 
     return Project(revalidate=False)
+
+
+def _watch(options: _RunOptions) -> int:
+    """``--watch``: check, then check again whenever a file under the paths changes, until
+    interrupted. Each run builds its settings and project facts afresh (a config file may
+    have changed) and, unless ``--no-cache``, answers unchanged files from the cache, so a
+    re-run parses only what changed. An error that ends a normal run (a bad config) is
+    printed and the watch goes on."""
+    targets = list(options.paths) or [Path(".")]
+
+    def once() -> None:
+        with contextlib.suppress(SystemExit):  # printed already; keep watching
+            _run(options, _resolver(options), _project())
+        click.echo(_stamped("Watching for file changes."))
+
+    click.echo(_stamped("Starting linter in watch mode..."))
+    try:
+        once()
+        for _changes in _watch_changes(targets, options.cache_dir):
+            click.echo(_stamped("File change detected..."))
+            once()
+    except KeyboardInterrupt:  # Ctrl-C while a run is under way: the watch is over
+        pass
+    return EXIT_CLEAN
+
+
+def _stamped(message: str) -> str:
+    return f"[{time.strftime('%H:%M:%S')}] {message}"
+
+
+def _watch_changes(targets: list[Path], cache_dir: Path | None) -> Iterator[object]:
+    """The sets of changes under ``targets`` (``watchfiles``, the ``watch`` extra), ending
+    on Ctrl-C; the cache, VCS and bytecode directories are not watched."""
+    try:
+        import watchfiles
+    except ImportError:
+        _fail("--watch needs the file watcher: pip install 'toolret[watch]'")
+    ignore = (*watchfiles.DefaultFilter.ignore_dirs, ".toolret_cache")
+    if cache_dir is not None:
+        ignore = (*ignore, cache_dir.name)
+    watch_filter = watchfiles.DefaultFilter(ignore_dirs=ignore)
+    yield from watchfiles.watch(*targets, watch_filter=watch_filter, raise_interrupt=False)
 
 
 def _run(options: _RunOptions, resolver: SettingsResolver, project: Project) -> int:
