@@ -861,17 +861,9 @@ def _settings_of(resolver: SettingsResolver, path: str) -> Settings:
 
 
 def _fixable_only(settings: Settings, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """The diagnostics with the fixes of ``unfixable`` rules dropped, as ruff drops them:
-    still reported, without ``[*]``, a JSON ``fix`` of ``null``, never applied."""
-    if not any(d.fix is not None for d in diagnostics):
-        return diagnostics
-    from lint_rules.catalog import DEFAULT_ENABLED
+    from lint_rules.fixes import without_unfixable
 
-    fixable = settings.fixable_codes(DEFAULT_ENABLED)
-    return [
-        d if d.fix is None or d.code in fixable else dataclasses.replace(d, fix=None)
-        for d in diagnostics
-    ]
+    return without_unfixable(settings, diagnostics)
 
 
 def _drop_unfixable(resolver: SettingsResolver, files: Iterable[FileResult]) -> None:

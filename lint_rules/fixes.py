@@ -47,9 +47,13 @@ import tempfile
 import tokenize
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from lint_rules.fileio import read_regular
 from lint_rules.model import Applicability, Diagnostic, Fix, Location
+
+if TYPE_CHECKING:
+    from lint_rules.config import Settings
 
 MAX_PASSES = 10
 """Passes of check → apply before :func:`fix_source` gives up (each pass re-checks)."""
@@ -731,3 +735,15 @@ def _unfix(outcome: FileFix, check: Checker) -> None:
         unsafe=result.unsafe,
         rejected_keys=result.rejected_keys,
     )
+
+
+def without_unfixable(settings: Settings, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics with the fixes of ``unfixable`` rules dropped, as ruff drops them:
+    still reported, without ``[*]``, a JSON ``fix`` of ``null``, never applied (the CLI
+    and the language server's code actions alike)."""
+    if not any(d.fix is not None for d in diagnostics):
+        return diagnostics
+    from lint_rules.catalog import DEFAULT_ENABLED
+
+    fixable = settings.fixable_codes(DEFAULT_ENABLED)
+    return [d if d.fix is None or d.code in fixable else replace(d, fix=None) for d in diagnostics]

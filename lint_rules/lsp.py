@@ -1116,7 +1116,8 @@ class ToolretLanguageServer(LanguageServer):
             settings = self._settings_for(path)
             if path and _is_excluded(path, self._resolver):
                 return []
-            return check_source(source, path, settings, self._project)
+            found = check_source(source, path, settings, self._project)
+            return fixes.without_unfixable(settings, found)  # ``unfixable``: no quick fix
         except ConfigError as error:
             return [_engine_diagnostic(path, error.summary)]
         except Exception as error:
@@ -1130,7 +1131,8 @@ class ToolretLanguageServer(LanguageServer):
             settings = self._settings_for(path)
 
             def check(text: str) -> list[Diagnostic]:
-                return check_source(text, path, settings, self._project)
+                found = check_source(text, path, settings, self._project)
+                return fixes.without_unfixable(settings, found)
 
             return fixes.fix_source(source, check).source
         except Exception:

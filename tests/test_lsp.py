@@ -555,3 +555,21 @@ async def test_a_saved_file_without_facts_of_its_own_updates_the_index(
             client, uri, lambda codes, wanted=wanted: ("TRV305" in codes) == wanted
         )
         assert "TRV312" in codes  # main.py's other agent: unchanged
+
+
+def test_unfixable_rules_get_no_quick_fix(tmp_path: Path) -> None:
+    # `unfixable` as for `toolret check --fix`: still reported, no fix offered.
+    from lint_rules.lsp import ToolretLanguageServer
+
+    (tmp_path / "functions").mkdir()
+    tool = tmp_path / "functions" / "count.py"
+    source = "def count(conv):\n    return 3\n"
+    tool.write_text(source, encoding="utf-8")
+    server = ToolretLanguageServer()
+    (before,) = server._check(tool.as_uri(), source)
+    assert before.code == "TRV101" and before.fix is not None
+    (tmp_path / "toolret.toml").write_text('unfixable = ["TRV101"]\n', encoding="utf-8")
+    server = ToolretLanguageServer()
+    (after,) = server._check(tool.as_uri(), source)
+    assert after.code == "TRV101" and after.fix is None
+    assert server._fix_all(tool.as_uri(), source) == source
