@@ -222,6 +222,14 @@ class BrowserUseFile:
 
 
 def recognise(module: ParsedModule) -> BrowserUseFile:
+    """The actions, ``ActionResult`` calls and output models of a module, once per parse."""
+    return module.remembered(_MEMO, (), lambda: _recognise(module))
+
+
+_MEMO = "browser_use.recognise"
+
+
+def _recognise(module: ParsedModule) -> BrowserUseFile:
     result = BrowserUseFile(module)
     if not module.imports_module(PACKAGE):
         return result

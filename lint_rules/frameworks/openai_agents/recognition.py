@@ -350,18 +350,10 @@ class AgentsFile:
 
 
 def recognise(module: ParsedModule, project: Project | None = None) -> AgentsFile:
-    """The agents, tools and behaviours of a module. Without a project index the answer
-    is kept on the module: the index facts and the rules of one parse share it."""
+    """The agents, tools and behaviours of a module, kept on the module for its project
+    and index: the index facts, the rules and the TRV9xx rules of one parse share it."""
     index = project.index if project is not None else None
-    if index is not None:
-        return _recognise(module, project, index)
-    kept = module.memo.get(_MEMO)
-    if kept is not None and kept[0] is project:
-        found: AgentsFile = kept[1]
-        return found
-    found = _recognise(module, project, None)
-    module.memo[_MEMO] = (project, found)
-    return found
+    return module.remembered(_MEMO, (project, index), lambda: _recognise(module, project, index))
 
 
 _MEMO = "openai_agents.recognise"

@@ -1376,12 +1376,8 @@ def recognise(module: ParsedModule, project: Project | None = None) -> ChatFile:
     only a way to reach one) the answer is kept on the module, so the index facts and
     the rules of one parse share its lazily computed parts."""
     if project is not None and project.index is not None:
-        return ChatFile(module, project)
-    kept = module.memo.get(_MEMO)
-    if isinstance(kept, ChatFile):
-        return kept
-    found = module.memo[_MEMO] = ChatFile(module)
-    return found
+        return module.remembered(_MEMO, (project, project.index), lambda: ChatFile(module, project))
+    return module.remembered(_MEMO, (), lambda: ChatFile(module))
 
 
 _MEMO = "openai_chat.recognise"

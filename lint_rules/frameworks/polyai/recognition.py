@@ -165,7 +165,12 @@ class Recognition:
 
 
 def recognise(module: ParsedModule, project: PolyAIProject | None) -> Recognition:
-    """Find the PolyAI tool function of a file (at most one) and name the helpers."""
+    """Find the PolyAI tool function of a file (at most one) and name the helpers (once per
+    parse and PolyAI project)."""
+    return module.remembered("polyai.recognise", (project,), lambda: _recognise(module, project))
+
+
+def _recognise(module: ParsedModule, project: PolyAIProject | None) -> Recognition:
     result = Recognition()
     layout = layout_of(module.path)
     stem = layout.stem if layout is not None else PurePath(module.path).stem
