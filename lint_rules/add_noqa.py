@@ -34,7 +34,12 @@ import tokenize
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lint_rules.analysis.noqa import NoqaDirectives, _comment_start, lex_directive
+from lint_rules.analysis.noqa import (
+    NoqaDirectives,
+    _comment_start,
+    _split_line_ending,
+    lex_directive,
+)
 from lint_rules.fixes import (
     FileChangedError,
     Problem,
@@ -74,13 +79,6 @@ def noqa_line(line: str, codes: Iterable[str], reason: str | None = None) -> str
             # A malformed directive would hide one behind it: put ours first.
             return f"{body[:start]}# noqa: {', '.join(wanted)}{suffix} {body[start:]}{ending}"
     return f"{body.rstrip()}  # noqa: {', '.join(wanted)}{suffix}{ending}"
-
-
-def _split_line_ending(line: str) -> tuple[str, str]:
-    for ending in ("\r\n", "\n", "\r"):
-        if line.endswith(ending):
-            return line[: -len(ending)], ending
-    return line, ""
 
 
 @dataclass

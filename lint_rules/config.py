@@ -619,22 +619,28 @@ class Settings:
             changes["respect_gitignore"] = respect_gitignore
         if force_exclude is not None:
             changes["force_exclude"] = force_exclude
+
+        def layer(
+            names: tuple[str, str, str],
+            chosen: Sequence[str] | None,
+            extend: Sequence[str],
+            dropped: Sequence[str],
+        ) -> RuleSelection:
+            """A command-line selection layer (``--select`` or ``--fixable`` and kin)."""
+            return RuleSelection(
+                select=None if chosen is None else checked(names[0], _check_selector, chosen),
+                extend_select=checked(names[1], _check_selector, extend),
+                ignore=checked(names[2], _check_selector, dropped),
+            )
+
         if select is not None or extend_select or ignore:
-            chosen = None if select is None else checked("select", _check_selector, select)
-            layer = RuleSelection(
-                select=chosen,
-                extend_select=checked("extend-select", _check_selector, extend_select),
-                ignore=checked("ignore", _check_selector, ignore),
-            )
-            changes["cli_selections"] = (*self.cli_selections, layer)
+            names = ("select", "extend-select", "ignore")
+            selection = layer(names, select, extend_select, ignore)
+            changes["cli_selections"] = (*self.cli_selections, selection)
         if fixable is not None or unfixable or extend_fixable:
-            chosen = None if fixable is None else checked("fixable", _check_selector, fixable)
-            layer = RuleSelection(
-                select=chosen,
-                extend_select=checked("extend-fixable", _check_selector, extend_fixable),
-                ignore=checked("unfixable", _check_selector, unfixable),
-            )
-            changes["cli_fixable"] = (*self.cli_fixable, layer)
+            names = ("fixable", "extend-fixable", "unfixable")
+            selection = layer(names, fixable, extend_fixable, unfixable)
+            changes["cli_fixable"] = (*self.cli_fixable, selection)
         if problems:
             raise ConfigError(
                 "\n".join(f"toolret: error: {problem}" for problem in problems),
