@@ -31,11 +31,38 @@ import libcst as cst
 
 from lint_rules import prefilter
 from lint_rules.analysis.index import ChatUse, ProjectIndex
-from lint_rules.analysis.literals import string_value as literal_string
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
-from lint_rules.analysis.walk import find_indexed
 from lint_rules.config import Settings
+from lint_rules.frameworks.tool_loops import Scope as LoopScope
+from lint_rules.frameworks.tool_loops import (
+    appended_value,
+    collect,
+    dict_entry,
+    display_elements,
+    has_double_star,
+    has_spread,
+    is_first_index,
+    keyword,
+    sent_values,
+    string_value,
+)
+
+__all__ = [
+    "ChatFile",
+    "Scope",
+    "appended_value",
+    "collect",
+    "dict_entry",
+    "display_elements",
+    "has_double_star",
+    "has_spread",
+    "is_first_index",
+    "keyword",
+    "recognise",
+    "sent_values",
+    "string_value",
+]
 
 PACKAGE = "openai"
 PYDANTIC_FUNCTION_TOOL = frozenset(
@@ -53,26 +80,7 @@ def has_signal(source: str, path: str, settings: Settings | None = None) -> bool
     return prefilter.has_signal("openai_chat", source, path, extra_imports=extra)
 
 
-# ------------------------------------------------------------------ small helpers
-
-
-def string_value(node: cst.BaseExpression | None) -> str | None:
-    """The value of a plain string literal (no f-string, no concatenation of non-literals)."""
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = literal_string(node)
-        return value if isinstance(value, str) else None
-    return None
-
-
-def dict_entry(node: cst.Dict, key: str) -> cst.DictElement | None:
-    for element in node.elements:
-        if isinstance(element, cst.DictElement) and string_value(element.key) == key:
-            return element
-    return None
-
-
-def has_spread(node: cst.Dict) -> bool:
-    return any(isinstance(e, cst.StarredDictElement) for e in node.elements)
+# ------------------------------------------------------------------ messages
 
 
 def is_tool_message(node: cst.CSTNode) -> bool:
@@ -89,120 +97,14 @@ def is_assistant_message(node: cst.CSTNode) -> bool:
     return role is not None and string_value(role.value) == "assistant"
 
 
-def keyword(call: cst.Call, name: str) -> cst.Arg | None:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg
-    return None
-
-
-def has_double_star(call: cst.Call) -> bool:
-    return any(arg.star == "**" for arg in call.args)
-
-
-def collect(
-    node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = False
-) -> list[cst.CSTNode]:
-    """Every node of ``types`` inside ``node`` (``node`` itself included); unless
-    ``nested``, nested functions, classes and lambdas are not entered (``node`` is).
-
-    The rules ask about many subtrees of one module (every dispatch site looks
-    at the whole module): ``find_indexed`` answers from an index of the tree.
-    """
-    return find_indexed(node, *types, nested=nested)
-
-
 # ------------------------------------------------------------------ per function
 
 
 @dataclass
-class Scope:
-    """One function (or the module body): its simple assignments, and canonical spellings."""
+class Scope(LoopScope):
+    """A scope of a Chat Completions file, with what tells a message's ``tool_calls``."""
 
     file: ChatFile
-    node: cst.Module | cst.FunctionDef
-    assignments: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
-    binders: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
-    """The statement (or expression) of each binding of a name, in source order."""
-
-    def __post_init__(self) -> None:
-        for found in collect(self.node, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For):
-            if isinstance(found, cst.Assign):
-                for target in found.targets:
-                    value = found.value if len(found.targets) == 1 else None
-                    self._bind(target.target, value, found)
-            elif isinstance(found, cst.AnnAssign):
-                self._bind(found.target, found.value, found)
-            elif isinstance(found, (cst.AugAssign, cst.For)):
-                self._bind(found.target, None, found)
-        for found in collect(self.node, cst.NamedExpr, cst.WithItem, cst.CompFor):
-            if isinstance(found, cst.NamedExpr):
-                self._bind(found.target, None, found)
-            elif isinstance(found, cst.WithItem) and found.asname is not None:
-                self._bind(found.asname.name, None, found)
-
-    def _bind(
-        self, target: cst.BaseExpression, value: cst.BaseExpression | None, binder: cst.CSTNode
-    ) -> None:
-        if isinstance(target, cst.Name):
-            self.assignments.setdefault(target.value, []).append(value)
-            self.binders.setdefault(target.value, []).append(binder)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind(element.value, None, binder)
-        elif isinstance(target, cst.StarredElement):
-            self._bind(target.value, None, binder)
-
-    @cached_property
-    def parameters(self) -> frozenset[str]:
-        """The names of the function's parameters (none for the module body)."""
-        if not isinstance(self.node, cst.FunctionDef):
-            return frozenset()
-        params = self.node.params
-        every = [*params.posonly_params, *params.params, *params.kwonly_params]
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                every.append(star)
-        return frozenset(p.name.value for p in every)
-
-    def root_name(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
-        """The name an expression's canonical spelling starts from (after once-assigned
-        aliases are replaced by their value): ``response`` of ``message.tool_calls`` when
-        ``message = response.choices[0].message``."""
-        while True:
-            if isinstance(node, cst.Name):
-                value = self.value_of(node.value) if depth < 4 else None
-                if value is None:
-                    return node.value
-                node, depth = value, depth + 1
-            elif isinstance(node, (cst.Attribute, cst.Subscript)):
-                node = node.value
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-                node = node.func.value  # message.model_dump()
-            elif isinstance(node, cst.Call) and len(node.args) == 1:
-                node = node.args[0].value  # dict(message)
-            else:
-                return None
-
-    def value_of(self, name: str) -> cst.BaseExpression | None:
-        """The one value a local name is assigned, if it is assigned exactly once."""
-        values = self.assignments.get(name)
-        if values is None or len(values) != 1:
-            return None
-        return values[0]
-
-    def canonical(self, node: cst.BaseExpression, depth: int = 0) -> str:
-        """Source text with once-assigned local aliases replaced by their value."""
-        if depth < 4 and isinstance(node, cst.Name):
-            value = self.value_of(node.value)
-            if value is not None:
-                return self.canonical(value, depth + 1)
-        if isinstance(node, cst.Attribute):
-            return f"{self.canonical(node.value, depth)}.{node.attr.value}"
-        if isinstance(node, cst.Subscript):
-            inner = self.file.module.code_for(node.slice[0]) if len(node.slice) == 1 else "?"
-            return f"{self.canonical(node.value, depth)}[{inner.strip()}]"
-        return self.file.module.code_for(node).strip()
 
     def tool_calls_of(self, node: cst.BaseExpression, depth: int = 0) -> str | None:
         """The canonical message whose ``tool_calls`` this expression is, if it is one."""
@@ -255,47 +157,6 @@ class Scope:
                 return None
             return self.tool_calls_of(entry.value)
         return self.message_of(node)
-
-
-def appended_value(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
-    """``(list, value)`` of ``lst.append(value)``."""
-    func = call.func
-    if (
-        isinstance(func, cst.Attribute)
-        and func.attr.value == "append"
-        and len(call.args) == 1
-        and not call.args[0].star
-        and call.args[0].keyword is None
-    ):
-        return func.value, call.args[0].value
-    return None
-
-
-def sent_values(call: cst.Call) -> list[cst.BaseExpression]:
-    """The values a list method call adds: ``lst.append(v)``, ``lst.insert(i, v)``,
-    the elements of ``lst.extend([v, ...])`` (a display; starred elements are not
-    values)."""
-    func = call.func
-    if not isinstance(func, cst.Attribute) or any(a.star or a.keyword for a in call.args):
-        return []
-    method, args = func.attr.value, call.args
-    if method == "append" and len(args) == 1:
-        return [args[0].value]
-    if method == "insert" and len(args) == 2:
-        return [args[1].value]
-    if method == "extend" and len(args) == 1:
-        return display_elements(args[0].value)
-    return []
-
-
-def display_elements(node: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The plain (not starred) elements of a list or tuple display, also of displays
-    joined by ``+`` (``messages + [message]``)."""
-    if isinstance(node, (cst.List, cst.Tuple)):
-        return [e.value for e in node.elements if isinstance(e, cst.Element)]
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-        return display_elements(node.left) + display_elements(node.right)
-    return []
 
 
 def answered_id(
@@ -1203,14 +1064,6 @@ def _first_of(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Attribute) and node.attr.value == "tool_calls":
         node = node.value
     return node.value if isinstance(node, cst.Name) else None
-
-
-def is_first_index(node: cst.Subscript) -> bool:
-    """``x[0]``."""
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return False
-    index = node.slice[0].slice.value
-    return isinstance(index, cst.Integer) and index.value == "0"
 
 
 def _answers_loop_variable(loop: ToolCallsLoop) -> bool:
