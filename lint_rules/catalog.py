@@ -52,6 +52,14 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV407": True,
     "TRV408": True,
     "TRV409": True,
+    "TRV501": True,
+    "TRV502": True,
+    "TRV503": True,
+    "TRV504": True,
+    "TRV505": True,
+    "TRV506": True,
+    "TRV507": True,
+    "TRV508": True,
     "TRV901": True,
     "TRV902": True,
 }
@@ -61,6 +69,7 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "browser_use": "TRV2",
     "openai_agents": "TRV3",
     "openai_chat": "TRV4",
+    "anthropic": "TRV5",
     "any_framework": "TRV9",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""

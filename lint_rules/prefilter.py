@@ -27,6 +27,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "browser_use": ("browser_use",),
     "openai_agents": ("agents",),
     "openai_chat": ("openai",),
+    "anthropic": ("anthropic",),
 }
 ANY_FRAMEWORK: Final = "any_framework"
 """The TRV9xx family: its signal is any other family's."""
@@ -41,6 +42,7 @@ _BYTE_NEEDLES: Final[dict[str, tuple[bytes, ...]]] = {
 _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "openai_agents": r"(?:\bfrom|\bimport)(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
     "openai_chat": r"(?:\bfrom|\bimport)(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
+    "anthropic": r"(?:\bfrom|\bimport)(?:\s|\\)+anthropic\b|\bimport\s[^\n#;]*,\s*anthropic\b",
 }
 _TEXT_PATTERNS: Final[dict[str, re.Pattern[str]]] = {
     key: re.compile(pattern) for key, pattern in _IMPORT_PATTERNS.items()

@@ -1114,6 +1114,10 @@ class ShapeInference:
             return self._infer(value)
         return ShapeInference(self.module, None, self.framework_types)._infer(value)
 
+    def annotation_shape(self, annotation: cst.Annotation | None) -> Shape:
+        """The shape an annotation promises (``UNKNOWN`` when it is not known)."""
+        return self._annotation(annotation)
+
     def _annotation(self, annotation: cst.Annotation | None) -> Shape:
         if annotation is None:
             return UNKNOWN

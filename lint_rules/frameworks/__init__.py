@@ -12,7 +12,14 @@ import importlib
 from functools import cache
 from types import ModuleType
 
-FRAMEWORK_PACKAGES = ("polyai", "browser_use", "openai_agents", "openai_chat", "any_framework")
+FRAMEWORK_PACKAGES = (
+    "polyai",
+    "browser_use",
+    "openai_agents",
+    "openai_chat",
+    "anthropic",
+    "any_framework",
+)
 """The families, in the order their rules run; ``any_framework`` (TRV9xx, over every other
 family's tool functions) last."""
 

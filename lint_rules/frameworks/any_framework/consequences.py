@@ -9,6 +9,7 @@ TITLES: Final[dict[str, str]] = {
     "browser_use": "browser-use action",
     "openai_agents": "Agents SDK tool",
     "openai_chat": "Chat Completions tool",
+    "anthropic": "Anthropic `@beta_tool`",
 }
 
 EXCEPTION: Final[dict[str, str]] = {

@@ -1,0 +1,662 @@
+"""Recognition of hand-written Anthropic Messages tool loops, and ``@beta_tool`` functions.
+
+A module is checked when it imports ``anthropic``. The facts are the Chat
+Completions family's, with Anthropic's key names and roles
+(``frameworks/tool_loops.py`` holds what the two share):
+
+- *requests*: ``<client>.messages.create(...)`` / ``.stream(...)`` (also under
+  ``.beta``), with their ``messages=`` argument;
+- *tool results*: dict displays whose literal ``"type"`` is ``"tool_result"``;
+- *flow*: where such a block goes — into a list display, a comprehension, a
+  list's ``append``/``extend``/``insert``, a message's ``"content"``, a
+  name, a ``return`` of a same-module function — until it reaches a list that
+  is passed as ``messages=`` to a request, or something not known (then it is
+  not said to reach one, and the rules that need it say nothing);
+- *responses*: names bound to a request's result (or a stream's
+  ``get_final_message()``), the ``tool_use`` blocks read from their
+  ``content`` and what answers them.
+
+Everything that cannot be told for certain is left unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import libcst as cst
+
+from lint_rules import prefilter
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.analysis.shapes import ShapeInference
+from lint_rules.frameworks.tool_loops import Scope as LoopScope
+from lint_rules.frameworks.tool_loops import (
+    collect,
+    dict_entry,
+    has_double_star,
+    keyword,
+    string_value,
+)
+
+PACKAGE = "anthropic"
+BETA_TOOL_DECORATORS = frozenset(
+    {
+        "anthropic.beta_tool",
+        "anthropic.beta_async_tool",
+        "anthropic.lib.tools.beta_tool",
+        "anthropic.lib.tools.beta_async_tool",
+        "anthropic.lib.tools._beta_functions.beta_tool",
+        "anthropic.lib.tools._beta_functions.beta_async_tool",
+    }
+)
+"""The SDK's tool-runner decorators (anthropic 0.x and 2.x)."""
+_REQUEST_METHODS = frozenset({"create", "stream"})
+_NOT_ANTHROPIC_OWNERS = frozenset({"threads"})
+"""``client.beta.threads.messages.create`` is OpenAI's Assistants API."""
+_ADD_METHODS = frozenset({"append", "extend", "insert"})
+_MAX_DEPTH = 8
+
+
+def has_signal(source: str, path: str) -> bool:
+    return prefilter.has_signal("anthropic", source, path)
+
+
+def is_tool_result(node: cst.CSTNode) -> bool:
+    if not isinstance(node, cst.Dict):
+        return False
+    entry = dict_entry(node, "type")
+    return entry is not None and string_value(entry.value) == "tool_result"
+
+
+def is_text_block(node: cst.CSTNode) -> bool:
+    """A text content block (``{"type": "text", ...}``) or a string."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    if not isinstance(node, cst.Dict):
+        return False
+    entry = dict_entry(node, "type")
+    return entry is not None and string_value(entry.value) == "text"
+
+
+def role_of(node: cst.Dict) -> tuple[cst.DictElement, str] | None:
+    entry = dict_entry(node, "role")
+    if entry is None:
+        return None
+    role = string_value(entry.value)
+    return (entry, role) if role is not None else None
+
+
+@dataclass
+class Scope(LoopScope):
+    """One function (or the module body) of an Anthropic file."""
+
+    file: AnthropicFile
+
+    @cached_property
+    def names(self) -> dict[str, list[cst.Name]]:
+        """Every ``Name`` read or written in the scope, by its value."""
+        found: dict[str, list[cst.Name]] = {}
+        for node in collect(self.node, cst.Name):
+            assert isinstance(node, cst.Name)
+            found.setdefault(node.value, []).append(node)
+        return found
+
+
+@dataclass(frozen=True)
+class Use:
+    """How an expression is used by the node that holds it."""
+
+    kind: str
+    """``element`` (of a display), ``comprehension`` (its element), ``entry`` (a dict
+    value, ``key`` says which), ``added`` (appended, extended or inserted to
+    ``target``), ``messages`` (a request's ``messages=``), ``assigned`` (to
+    ``target``), ``returned``, ``awaited``, ``other``."""
+    holder: cst.CSTNode
+    key: str | None = None
+    target: cst.BaseExpression | None = None
+
+
+@dataclass
+class Reach:
+    """What following a value found: the message dicts it is the content of, and
+    whether it reaches a request's ``messages``."""
+
+    reaches: bool = False
+    messages: list[cst.Dict] = field(default_factory=list)
+
+
+@dataclass
+class AnthropicFile:
+    """One module that may hold an Anthropic Messages tool loop or ``@beta_tool``s."""
+
+    module: ParsedModule
+    project: Project | None = None
+
+    @cached_property
+    def is_checked(self) -> bool:
+        return self.module.imports_module(PACKAGE)
+
+    # -- scopes
+
+    @cached_property
+    def scopes(self) -> list[Scope]:
+        functions = [
+            n
+            for n in collect(self.module.tree, cst.FunctionDef, nested=True)
+            if isinstance(n, cst.FunctionDef)
+        ]
+        return [Scope(self, self.module.tree), *(Scope(self, f) for f in functions)]
+
+    @cached_property
+    def _scope_of_node(self) -> dict[int, Scope]:
+        return {id(scope.node): scope for scope in self.scopes}
+
+    def scope_of(self, node: cst.CSTNode) -> Scope | None:
+        """The function (or module body) whose own code holds ``node``; ``None`` inside
+        a lambda or directly in a class body."""
+        enclosing = self.module.index.enclosing_scope(node)
+        if enclosing is None:
+            return self.scopes[0]
+        if isinstance(enclosing, cst.FunctionDef):
+            return self._scope_of_node.get(id(enclosing))
+        return None
+
+    # -- requests
+
+    @cached_property
+    def request_sites(self) -> list[tuple[Scope, cst.Call]]:
+        found = []
+        for scope in self.scopes:
+            for call in collect(scope.node, cst.Call):
+                assert isinstance(call, cst.Call)
+                if is_request(call):
+                    found.append((scope, call))
+        return found
+
+    @cached_property
+    def request_lists(self) -> frozenset[str]:
+        """The canonical text of every name or attribute passed as ``messages=`` (also as
+        a part of a display or a ``+``) to a request."""
+        found: set[str] = set()
+        for scope, request in self.request_sites:
+            arg = keyword(request, "messages")
+            if arg is None:
+                continue
+            for part in _message_list_parts(arg.value):
+                found.add(scope.canonical(part))
+                found.add(self.module.code_for(part).strip())
+        return frozenset(found)
+
+    def scope_request_lists(self, scope: Scope) -> frozenset[str]:
+        """``request_lists`` of the requests made in ``scope`` only."""
+        found: set[str] = set()
+        for owner, request in self.request_sites:
+            arg = keyword(request, "messages") if owner is scope else None
+            if arg is not None:
+                found.update(scope.canonical(p) for p in _message_list_parts(arg.value))
+        return frozenset(found)
+
+    @cached_property
+    def parallel_limited(self) -> bool:
+        """A request may make the model use one tool at a time: ``disable_parallel_tool_use``
+        set to anything but a literal ``False``, a ``tool_choice=`` that is not a dict
+        display, or a request with ``**kwargs``."""
+        for scope in self.scopes:
+            for node in collect(scope.node, cst.Dict):
+                assert isinstance(node, cst.Dict)
+                entry = dict_entry(node, "disable_parallel_tool_use")
+                if entry is not None and not (
+                    isinstance(entry.value, cst.Name) and entry.value.value == "False"
+                ):
+                    return True
+            for node in collect(scope.node, cst.Call):
+                assert isinstance(node, cst.Call)
+                arg = keyword(node, "disable_parallel_tool_use")
+                if arg is not None:
+                    return True
+        for _, request in self.request_sites:
+            if has_double_star(request):
+                return True
+            choice = keyword(request, "tool_choice")
+            if choice is not None and not isinstance(choice.value, cst.Dict):
+                return True
+        return False
+
+    # -- tool results and their flow
+
+    @cached_property
+    def tool_results(self) -> list[tuple[Scope, cst.Dict]]:
+        found = []
+        for scope in self.scopes:
+            for node in collect(scope.node, cst.Dict):
+                if is_tool_result(node):
+                    assert isinstance(node, cst.Dict)
+                    found.append((scope, node))
+        return found
+
+    @cached_property
+    def _uses(self) -> dict[int, Use]:
+        """``id`` of an expression → how the node holding it uses it (the forms the flow
+        follows), for every scope's own code."""
+        uses: dict[int, Use] = {}
+        for scope in self.scopes:
+            nodes = collect(
+                scope.node,
+                cst.List,
+                cst.Tuple,
+                cst.ListComp,
+                cst.GeneratorExp,
+                cst.Dict,
+                cst.Call,
+                cst.Assign,
+                cst.AnnAssign,
+                cst.AugAssign,
+                cst.Return,
+                cst.Await,
+                cst.BinaryOperation,
+            )
+            for node in nodes:
+                _record_uses(node, uses)
+        return uses
+
+    def use_of(self, node: cst.CSTNode) -> Use | None:
+        return self._uses.get(id(node))
+
+    def follow(self, scope: Scope, node: cst.BaseExpression) -> Reach:
+        """Where a value goes (see the module's docstring)."""
+        reach = Reach()
+        self._follow(scope, node, reach, set(), 0)
+        return reach
+
+    def _follow(
+        self, scope: Scope, node: cst.CSTNode, reach: Reach, seen: set[int], depth: int
+    ) -> None:
+        if depth > _MAX_DEPTH or id(node) in seen:
+            return
+        seen.add(id(node))
+        use = self.use_of(node)
+        if use is None:
+            return
+        kind = use.kind
+        if kind in ("element", "comprehension", "awaited", "concatenated"):
+            self._follow(scope, use.holder, reach, seen, depth + 1)
+        elif kind == "entry":
+            holder = use.holder
+            assert isinstance(holder, cst.Dict)
+            if use.key == "content" and role_of(holder) is not None:
+                reach.messages.append(holder)
+                self._follow(scope, holder, reach, seen, depth + 1)
+        elif kind == "messages":
+            reach.reaches = True
+        elif kind in ("added", "assigned"):
+            assert use.target is not None
+            self._follow_target(scope, use.target, reach, seen, depth + 1)
+        elif kind == "returned":
+            function = scope.node
+            if isinstance(function, cst.FunctionDef):
+                for call_scope, call in self.calls_of(function):
+                    self._follow(call_scope, call, reach, seen, depth + 1)
+
+    def _follow_target(
+        self,
+        scope: Scope,
+        target: cst.BaseExpression,
+        reach: Reach,
+        seen: set[int],
+        depth: int,
+    ) -> None:
+        text = scope.canonical(target)
+        if text in self.request_lists or self.module.code_for(target).strip() in self.request_lists:
+            reach.reaches = True
+            return
+        if isinstance(target, cst.Name):
+            for use in scope.names.get(target.value, ()):
+                if use is not target:
+                    self._follow(scope, use, reach, seen, depth)
+        elif isinstance(target, cst.Attribute) and _is_self_attribute(target):
+            for other in self._self_attributes.get(target.attr.value, ()):
+                owner = self.scope_of(other)
+                if other is not target and owner is not None:
+                    self._follow(owner, other, reach, seen, depth)
+
+    @cached_property
+    def _self_attributes(self) -> dict[str, list[cst.Attribute]]:
+        found: dict[str, list[cst.Attribute]] = {}
+        for node in collect(self.module.tree, cst.Attribute, nested=True):
+            assert isinstance(node, cst.Attribute)
+            if _is_self_attribute(node):
+                found.setdefault(node.attr.value, []).append(node)
+        return found
+
+    def calls_of(self, function: cst.FunctionDef) -> Iterator[tuple[Scope, cst.Call]]:
+        """The calls of a same-module function: ``f(...)`` of a top-level function,
+        ``self.f(...)`` of a method (any class of the module: names are not resolved)."""
+        name = function.name.value
+        top_level = self.module.functions.get(name) is function
+        for scope in self.scopes:
+            for call in collect(scope.node, cst.Call):
+                assert isinstance(call, cst.Call)
+                func = call.func
+                if (
+                    top_level
+                    and isinstance(func, cst.Name)
+                    and func.value == name
+                    and name not in scope.assignments
+                    and name not in scope.parameters
+                ) or (
+                    not top_level
+                    and isinstance(func, cst.Attribute)
+                    and _is_self_attribute(func)
+                    and func.attr.value == name
+                ):
+                    yield scope, call
+
+    # -- responses
+
+    @cached_property
+    def responses(self) -> dict[int, dict[str, list[cst.CSTNode]]]:
+        """``id`` of a scope → the names every binding of which, in it, is a response of a
+        request (``r = client.messages.create(...)``, ``r = await ...``,
+        ``r = stream.get_final_message()``), with their binding statements."""
+        found: dict[int, dict[str, list[cst.CSTNode]]] = {}
+        for scope in self.scopes:
+            for name, values in scope.assignments.items():
+                if all(_is_response(value) for value in values):
+                    found.setdefault(id(scope), {})[name] = scope.binders[name]
+        return found
+
+    def single_binding(self, scope: Scope, response: str) -> cst.CSTNode | None:
+        """The statement binding a response name bound once in the scope."""
+        binders = self.responses.get(id(scope), {}).get(response, [])
+        return binders[0] if len(binders) == 1 else None
+
+    def response_of(self, scope: Scope, node: cst.BaseExpression) -> str | None:
+        """The response name whose ``content`` ``node`` is (``r.content``), if it is."""
+        if (
+            isinstance(node, cst.Attribute)
+            and node.attr.value == "content"
+            and isinstance(node.value, cst.Name)
+            and node.value.value in self.responses.get(id(scope), {})
+        ):
+            return node.value.value
+        return None
+
+    # -- which tool_use block a result answers
+
+    def derived_from(self, scope: Scope, node: cst.BaseExpression, depth: int = 0) -> str | None:
+        """The response whose ``content`` blocks ``node`` iterates: ``r.content`` itself, or
+        a name assigned once to a comprehension, ``filter(...)`` or ``list(...)`` of them."""
+        found = self.response_of(scope, node)
+        if found is not None or depth > 3:
+            return found
+        if isinstance(node, cst.Name):
+            value = scope.value_of(node.value)
+            return self.derived_from(scope, value, depth + 1) if value is not None else None
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            return self.derived_from(scope, node.for_in.iter, depth + 1)
+        if isinstance(node, cst.Call) and node.args and not any(a.star for a in node.args):
+            if self.module.is_builtin(node.func, "list") and len(node.args) == 1:
+                return self.derived_from(scope, node.args[0].value, depth + 1)
+            if self.module.is_builtin(node.func, "filter") and len(node.args) == 2:
+                return self.derived_from(scope, node.args[1].value, depth + 1)
+        return None
+
+    def answered(self, scope: Scope, block: cst.Dict) -> Answer | None:
+        """Which ``tool_use`` block a ``tool_result`` answers, when it is read from a
+        response of the scope: each block of a loop (or comprehension) over the
+        response's ``content``, or one fixed block (``r.content[0]``, ``next(...)``,
+        ``tool_uses[0]``)."""
+        entry = dict_entry(block, "tool_use_id")
+        if entry is None:
+            return None
+        value = entry.value
+        if isinstance(value, cst.Name):
+            alias = scope.value_of(value.value)
+            value = alias if alias is not None else value
+        owner = _id_owner(value)
+        if owner is None:
+            return None
+        if isinstance(owner, cst.Subscript):
+            return self._fixed(scope, owner)
+        if not isinstance(owner, cst.Name):
+            return None
+        comprehension = self._comprehension_over(block, owner.value)
+        if comprehension is not None:
+            response = self.derived_from(scope, comprehension.iter)
+            return Answer("loop", response, comprehension) if response is not None else None
+        binders = scope.binders.get(owner.value, [])
+        loops = [b for b in binders if isinstance(b, cst.For) and self.contains(b.body, block)]
+        if loops:
+            loop = loops[-1]
+            iterable = loop.iter
+            if (
+                isinstance(iterable, cst.Call)
+                and self.module.is_builtin(iterable.func, "enumerate")
+                and iterable.args
+            ):
+                iterable = iterable.args[0].value
+            response = self.derived_from(scope, iterable)
+            return Answer("loop", response, loop) if response is not None else None
+        picked = scope.value_of(owner.value)
+        if isinstance(picked, cst.Subscript):
+            return self._fixed(scope, picked)
+        if (
+            isinstance(picked, cst.Call)
+            and self.module.is_builtin(picked.func, "next")
+            and picked.args
+            and not picked.args[0].star
+        ):
+            first = picked.args[0].value
+            if isinstance(first, cst.Call) and self.module.is_builtin(first.func, "iter"):
+                first = first.args[0].value if first.args else first
+            response = self.derived_from(scope, first)
+            return Answer("fixed", response, picked) if response is not None else None
+        return None
+
+    def _fixed(self, scope: Scope, node: cst.Subscript) -> Answer | None:
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        index = node.slice[0].slice.value
+        if isinstance(index, cst.UnaryOperation):
+            index = index.expression
+        if not isinstance(index, cst.Integer):
+            return None
+        response = self.derived_from(scope, node.value)
+        return Answer("fixed", response, node) if response is not None else None
+
+    def _comprehension_over(self, block: cst.Dict, name: str) -> cst.CompFor | None:
+        use = self.use_of(block)
+        if use is None or use.kind != "comprehension":
+            return None
+        holder = use.holder
+        assert isinstance(holder, (cst.ListComp, cst.GeneratorExp))
+        clause: cst.CompFor | None = holder.for_in
+        while clause is not None:
+            if isinstance(clause.target, cst.Name) and clause.target.value == name:
+                return clause
+            clause = clause.inner_for_in
+        return None
+
+    def contains(self, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+        start, end = self.module.index.span(outer)
+        return start <= self.module.index.span(inner)[0] < end
+
+    def position(self, node: cst.CSTNode) -> int:
+        return self.module.index.span(node)[0]
+
+    def assistant_turns(self, scope: Scope) -> list[cst.Dict]:
+        """The scope's message dicts whose role is ``"assistant"``."""
+        found = []
+        for node in collect(scope.node, cst.Dict):
+            assert isinstance(node, cst.Dict)
+            role = role_of(node)
+            if role is not None and role[1] == "assistant":
+                found.append(node)
+        return found
+
+    def sends_whole_content(self, scope: Scope, response: str) -> bool:
+        """An assistant message of the scope carries every block of the response:
+        ``{"role": "assistant", "content": r.content}`` (also through a name, or a
+        comprehension over the blocks without a condition)."""
+        for turn in self.assistant_turns(scope):
+            entry = dict_entry(turn, "content")
+            if entry is None:
+                continue
+            value = entry.value
+            if isinstance(value, cst.Name):
+                alias = scope.value_of(value.value)
+                value = alias if alias is not None else value
+            if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+                if value.for_in.ifs or value.for_in.inner_for_in is not None:
+                    continue
+                value = value.for_in.iter
+            if self.response_of(scope, value) == response:
+                return True
+        return False
+
+    # -- beta tools
+
+    @cached_property
+    def beta_tools(self) -> list[cst.FunctionDef]:
+        """Functions decorated with the SDK's ``@beta_tool`` / ``@beta_async_tool`` (also
+        called with arguments), at any depth."""
+        found = []
+        for node in collect(self.module.tree, cst.FunctionDef, nested=True):
+            assert isinstance(node, cst.FunctionDef)
+            for decorator in node.decorators:
+                expr = decorator.decorator
+                if isinstance(expr, cst.Call):
+                    expr = expr.func
+                if self.module.qualified_name(expr) in BETA_TOOL_DECORATORS:
+                    found.append(node)
+                    break
+        return found
+
+    def inference(self, function: cst.FunctionDef | None) -> ShapeInference:
+        return ShapeInference(self.module, function)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a ``tool_result`` answers: ``loop`` (every block a loop or comprehension
+    visits) or ``fixed`` (one block, picked by ``node``), of ``response``'s content."""
+
+    kind: str
+    response: str
+    node: cst.CSTNode
+
+
+def _id_owner(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``X`` of ``X.id`` or ``X["id"]``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "id":
+        return node.value
+    if (
+        isinstance(node, cst.Subscript)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Index)
+        and string_value(node.slice[0].slice.value) == "id"
+    ):
+        return node.value
+    return None
+
+
+def is_request(call: cst.Call) -> bool:
+    """``<x>.messages.create(...)`` / ``.stream(...)`` (not OpenAI's
+    ``beta.threads.messages``)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _REQUEST_METHODS:
+        return False
+    owner = func.value
+    if not isinstance(owner, cst.Attribute) or owner.attr.value != "messages":
+        return False
+    above = owner.value
+    return not (isinstance(above, cst.Attribute) and above.attr.value in _NOT_ANTHROPIC_OWNERS)
+
+
+def _is_response(value: cst.BaseExpression | None) -> bool:
+    if isinstance(value, cst.Await):
+        value = value.expression
+    return isinstance(value, cst.Call) and (is_request(value) or _is_final_message(value))
+
+
+def _is_final_message(call: cst.Call) -> bool:
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value == "get_final_message"
+
+
+def _is_self_attribute(node: cst.Attribute) -> bool:
+    return isinstance(node.value, cst.Name) and node.value.value in ("self", "cls")
+
+
+def _message_list_parts(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The names and attributes a ``messages=`` value is made of: itself, the starred
+    elements of a display, the operands of ``+``."""
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        return [value]
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return [
+            e.value
+            for e in value.elements
+            if isinstance(e, cst.StarredElement) and isinstance(e.value, (cst.Name, cst.Attribute))
+        ]
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return _message_list_parts(value.left) + _message_list_parts(value.right)
+    return []
+
+
+def _record_uses(node: cst.CSTNode, uses: dict[int, Use]) -> None:
+    if isinstance(node, (cst.List, cst.Tuple)):
+        for item in node.elements:
+            uses[id(item.value)] = Use("element", node)
+    elif isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+        uses[id(node.elt)] = Use("comprehension", node)
+    elif isinstance(node, cst.Dict):
+        for element in node.elements:
+            if isinstance(element, cst.DictElement):
+                uses[id(element.value)] = Use("entry", node, key=string_value(element.key))
+    elif isinstance(node, cst.Call):
+        func = node.func
+        if is_request(node):
+            arg = keyword(node, "messages")
+            if arg is not None:
+                uses[id(arg.value)] = Use("messages", node)
+            return
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in _ADD_METHODS
+            and node.args
+            and not any(a.keyword or a.star for a in node.args)
+        ):
+            added = node.args[-1].value
+            if func.attr.value != "insert" or len(node.args) == 2:
+                uses[id(added)] = Use("added", node, target=func.value)
+            return
+        for arg in node.args:
+            uses.setdefault(id(arg.value), Use("other", node))
+    elif isinstance(node, cst.Assign):
+        if len(node.targets) == 1:
+            uses[id(node.value)] = Use("assigned", node, target=node.targets[0].target)
+    elif isinstance(node, cst.AnnAssign):
+        if node.value is not None:
+            uses[id(node.value)] = Use("assigned", node, target=node.target)
+    elif isinstance(node, cst.AugAssign):
+        if isinstance(node.operator, cst.AddAssign):
+            uses[id(node.value)] = Use("added", node, target=node.target)
+    elif isinstance(node, cst.Return):
+        if node.value is not None:
+            uses[id(node.value)] = Use("returned", node)
+    elif isinstance(node, cst.Await):
+        uses[id(node.expression)] = Use("awaited", node)
+    elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        uses[id(node.left)] = Use("concatenated", node)
+        uses[id(node.right)] = Use("concatenated", node)
+
+
+def recognise(module: ParsedModule, project: Project | None = None) -> AnthropicFile:
+    """The module's Anthropic facts, kept on the module for the rules of one parse."""
+    return module.remembered(_MEMO, (), lambda: AnthropicFile(module))
+
+
+_MEMO = "anthropic.recognise"
