@@ -52,7 +52,8 @@ BETA_TOOL_DECORATORS = frozenset(
     }
 )
 """The SDK's tool-runner decorators (anthropic 0.x and 2.x)."""
-_REQUEST_METHODS = frozenset({"create", "stream"})
+_REQUEST_METHODS = frozenset({"create", "stream", "parse"})
+_RESPONSE_WRAPPERS = frozenset({"with_raw_response", "with_streaming_response"})
 _NOT_ANTHROPIC_OWNERS = frozenset({"threads"})
 """``client.beta.threads.messages.create`` is OpenAI's Assistants API."""
 _ADD_METHODS = frozenset({"append", "extend", "insert"})
@@ -112,7 +113,8 @@ class Use:
     """``element`` (of a display), ``comprehension`` (its element), ``entry`` (a dict
     value, ``key`` says which), ``added`` (appended, extended or inserted to
     ``target``), ``messages`` (a request's ``messages=``), ``assigned`` (to
-    ``target``), ``returned``, ``awaited``, ``other``."""
+    ``target``), ``returned``, ``awaited``, ``concatenated`` (an operand of ``+``),
+    ``chosen`` (a branch of ``a if c else b``), ``other``."""
     holder: cst.CSTNode
     key: str | None = None
     target: cst.BaseExpression | None = None
@@ -256,6 +258,7 @@ class AnthropicFile:
                 cst.Return,
                 cst.Await,
                 cst.BinaryOperation,
+                cst.IfExp,
             )
             for node in nodes:
                 _record_uses(node, uses)
@@ -280,7 +283,7 @@ class AnthropicFile:
         if use is None:
             return
         kind = use.kind
-        if kind in ("element", "comprehension", "awaited", "concatenated"):
+        if kind in ("element", "comprehension", "awaited", "concatenated", "chosen"):
             self._follow(scope, use.holder, reach, seen, depth + 1)
         elif kind == "entry":
             holder = use.holder
@@ -468,6 +471,8 @@ class AnthropicFile:
 
     def _comprehension_over(self, block: cst.Dict, name: str) -> cst.CompFor | None:
         use = self.use_of(block)
+        while use is not None and use.kind == "chosen":
+            use = self.use_of(use.holder)
         if use is None or use.kind != "comprehension":
             return None
         holder = use.holder
@@ -563,12 +568,14 @@ def _id_owner(node: cst.BaseExpression) -> cst.BaseExpression | None:
 
 
 def is_request(call: cst.Call) -> bool:
-    """``<x>.messages.create(...)`` / ``.stream(...)`` (not OpenAI's
-    ``beta.threads.messages``)."""
+    """``<x>.messages.create(...)`` / ``.stream(...)`` / ``.parse(...)``, also through
+    ``.with_raw_response`` (not OpenAI's ``beta.threads.messages``)."""
     func = call.func
     if not isinstance(func, cst.Attribute) or func.attr.value not in _REQUEST_METHODS:
         return False
     owner = func.value
+    if isinstance(owner, cst.Attribute) and owner.attr.value in _RESPONSE_WRAPPERS:
+        owner = owner.value
     if not isinstance(owner, cst.Attribute) or owner.attr.value != "messages":
         return False
     above = owner.value
@@ -649,6 +656,9 @@ def _record_uses(node: cst.CSTNode, uses: dict[int, Use]) -> None:
             uses[id(node.value)] = Use("returned", node)
     elif isinstance(node, cst.Await):
         uses[id(node.expression)] = Use("awaited", node)
+    elif isinstance(node, cst.IfExp):
+        uses[id(node.body)] = Use("chosen", node)
+        uses[id(node.orelse)] = Use("chosen", node)
     elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
         uses[id(node.left)] = Use("concatenated", node)
         uses[id(node.right)] = Use("concatenated", node)

@@ -119,6 +119,34 @@ def run(history):
     history.messages.append({"role": "user", "content": results})
 """,
         ),
+        Example(
+            title="the conversation rebuilt for each request, as the cookbook writes it",
+            code=HEAD
+            + """\
+question = "Weather in Paris?"
+response = client.messages.create(
+    model="claude-sonnet-4-5",
+    max_tokens=1024,
+    tools=tools,
+    messages=[{"role": "user", "content": question}],
+)
+results = [
+    {"type": "tool_result", "tool_use_id": block.id, "content": get_weather(**block.input)}
+    for block in response.content
+    if block.type == "tool_use"
+]
+final = client.messages.create(
+    model="claude-sonnet-4-5",
+    max_tokens=1024,
+    tools=tools,
+    messages=[
+        {"role": "user", "content": question},
+        {"role": response.role, "content": response.content},
+        {"role": "user", "content": results},
+    ],
+)
+""",
+        ),
     )
 
     def check(self, context: AnthropicFile, settings: Settings) -> Iterator[Finding]:

@@ -98,6 +98,40 @@ def answer(messages, response, block):
     return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
 """,
         ),
+        Example(
+            title="text after the results, joined to their list",
+            code=HEAD
+            + """\
+def answer(messages, response):
+    messages.append({"role": "assistant", "content": response.content})
+    results = [
+        {"type": "tool_result", "tool_use_id": block.id, "content": get_weather(**block.input)}
+        for block in response.content
+        if block.type == "tool_use"
+    ]
+    note = {"type": "text", "text": "Answer in one sentence."}
+    messages.append({"role": "user", "content": results + [note]})
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
+        Example(
+            title="the user's question, a text block first in an earlier message",
+            code=HEAD
+            + """\
+def ask(question, response):
+    results = [
+        {"type": "tool_result", "tool_use_id": block.id, "content": get_weather(**block.input)}
+        for block in response.content
+        if block.type == "tool_use"
+    ]
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": question}]},
+        {"role": "assistant", "content": response.content},
+        {"role": "user", "content": results},
+    ]
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
     )
 
     def check(self, context: AnthropicFile, settings: Settings) -> Iterator[Finding]:

@@ -110,6 +110,25 @@ def ask_claude(messages):
     )
 """,
         ),
+        Example(
+            title="a helper that returns the user message",
+            code=HEAD
+            + """\
+def tool_result_message(tool_use_id, output):
+    return {
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": tool_use_id, "content": output}],
+    }
+
+
+def answer(messages, response):
+    messages.append({"role": "assistant", "content": response.content})
+    for block in response.content:
+        if block.type == "tool_use":
+            messages.append(tool_result_message(block.id, get_weather(**block.input)))
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
     )
 
     def check(self, context: AnthropicFile, settings: Settings) -> Iterator[Finding]:

@@ -78,6 +78,21 @@ def answer(messages, block):
     return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
 """,
         ),
+        Example(
+            title="a list of strings, not content blocks",
+            code="""\
+import anthropic
+
+client = anthropic.Anthropic()
+
+
+def answer(messages, block):
+    forecast = {"type": "tool_result", "tool_use_id": block.id, "content": ["Sunny", "21 C"]}
+    result = forecast
+    messages.append({"role": "user", "content": [result]})
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
     )
     valid = (
         Example(
@@ -111,6 +126,21 @@ def answer(messages, block, chart):
             "content": [{"type": "tool_result", "tool_use_id": block.id, "content": content}],
         }
     )
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
+        Example(
+            title="`str()` of whatever the tool returned",
+            code=HEAD
+            + """\
+def answer(messages, response, registry):
+    messages.append({"role": "assistant", "content": response.content})
+    results = []
+    for block in response.content:
+        if block.type == "tool_use":
+            output = registry[block.name](**block.input)
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(output)})
+    messages.append({"role": "user", "content": results})
     return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
 """,
         ),

@@ -51,6 +51,23 @@ def answer(messages, block):
     return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
 """,
         ),
+        Example(
+            title="an empty string for a failed tool",
+            code=HEAD
+            + """\
+def answer(messages, response, failed):
+    messages.append({"role": "assistant", "content": response.content})
+    results = [
+        {"type": "tool_result", "tool_use_id": block.id, "content": "", "is_error": True}
+        if block.id in failed
+        else {"type": "tool_result", "tool_use_id": block.id, "content": "ok"}
+        for block in response.content
+        if block.type == "tool_use"
+    ]
+    messages.append({"role": "user", "content": results})
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
     )
     valid = (
         Example(
@@ -67,6 +84,34 @@ def answer(messages, block):
             "content": str(error),
             "is_error": True,
         }
+    messages.append({"role": "user", "content": [result]})
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
+        Example(
+            title="the flag from a variable, the content always set",
+            code=HEAD
+            + """\
+def tool_result(block, output, is_error):
+    return {
+        "type": "tool_result",
+        "tool_use_id": block.id,
+        "content": output or "(no output)",
+        "is_error": is_error,
+    }
+""",
+        ),
+        Example(
+            title="the content set after the literal",
+            code=HEAD
+            + """\
+def run_tool(messages, block):
+    result = {"type": "tool_result", "tool_use_id": block.id, "is_error": True}
+    try:
+        result["content"] = get_weather(**block.input)
+        result["is_error"] = False
+    except Exception as error:
+        result["content"] = f"Error: {error}"
     messages.append({"role": "user", "content": [result]})
     return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
 """,

@@ -105,6 +105,21 @@ def count_orders(customer_id: str) -> int:
     return len([o for o in ORDERS if o["customer"] == customer_id])
 """,
         ),
+        Example(
+            title="an async tool returning text blocks",
+            code="""\
+import httpx
+from anthropic import beta_async_tool
+
+
+@beta_async_tool
+async def fetch_page(url: str):
+    \"\"\"Fetch a web page's text.\"\"\"
+    async with httpx.AsyncClient() as http:
+        page = await http.get(url)
+    return [{"type": "text", "text": page.text[:10_000]}]
+""",
+        ),
     )
 
     def check(self, context: AnthropicFile, settings: Settings) -> Iterator[Finding]:

@@ -17,6 +17,8 @@ EXCEPTION: Final[dict[str, str]] = {
     "browser_use": "browser-use raises `Invalid action result type` after the action ran",
     "openai_agents": "the SDK sends the model `str()` of it as the tool's successful result",
     "openai_chat": "the loop sends the model its repr as a result, or `json.dumps` raises",
+    "anthropic": "the tool runner sends the model an `is_error` `TypeError` instead of "
+    "the message (2.x), or raises `TypeError: Object of type … is not JSON serializable` (0.x)",
 }
 
 COROUTINE: Final[dict[str, str]] = {
@@ -27,6 +29,8 @@ COROUTINE: Final[dict[str, str]] = {
     "never runs",
     "openai_chat": 'the model reads "<coroutine object …>" as the result (or `json.dumps` '
     "raises), and the work never runs",
+    "anthropic": "the tool runner does not await it: the model reads an `is_error` "
+    "`TypeError` (2.x) or the run raises `TypeError` (0.x), and the work never runs",
 }
 
 

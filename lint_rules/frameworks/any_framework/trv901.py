@@ -25,7 +25,8 @@ class ToolReturnsException(Rule):
 
     A tool function is what a framework family of toolret recognises as one:
     a PolyAI function, a browser-use action, an Agents SDK `@function_tool`, a
-    function of a Chat Completions loop's registry. An exception instance is a
+    function of a Chat Completions loop's registry, an Anthropic `@beta_tool`.
+    An exception instance is a
     call of a builtin exception class (not shadowed), of a class of the same
     file that derives from one (through same-file bases), or of a framework's
     exception imported from it (`mcp`'s and `fastmcp`'s `ToolError`,
@@ -41,6 +42,10 @@ class ToolReturnsException(Rule):
       the model as a success.
     - Chat Completions loops: the model reads the exception's repr as a
       result, or `json.dumps` raises in the loop.
+    - Anthropic tool runner: 2.x sends an `is_error` result that says
+      `TypeError("'ValueError' object is not iterable")` instead of the
+      message; 0.x raises `TypeError: Object of type ValueError is not JSON
+      serializable` (both verified with a mocked transport).
     - MCP: a success (`isError: false`) with the error text as content;
       Pydantic AI: the whole run aborts with a serialisation error.
 

@@ -34,7 +34,9 @@ class ToolReturnsCoroutine(Rule):
     `async def` tools are checked in every family: the framework awaits such a
     tool once and takes what it returns as the result. A plain `def` tool is
     checked only where the framework is known to take its return value as it
-    is (the Agents SDK runs it in a thread, verified with openai-agents 0.24);
+    is (the Agents SDK runs it in a thread, verified with openai-agents 0.24;
+    the Anthropic tool runner calls a `@beta_tool` and sends what it returns,
+    verified with anthropic 0.125 and 2.15);
     elsewhere a runner may await whatever a tool returns (a Chat Completions
     loop's `await registry[name](**args)`).
     `asyncio.create_task(...)`, `asyncio.ensure_future(...)` and other calls
@@ -261,9 +263,10 @@ async def get_weather(city: str) -> str:
                     )
 
 
-_RESULT_NEVER_AWAITED = frozenset({"openai_agents"})
+_RESULT_NEVER_AWAITED = frozenset({"openai_agents", "anthropic"})
 """Families whose runner takes a plain ``def`` tool's return value as it is (verified with
-openai-agents 0.24: ``asyncio.to_thread(the_func, ...)``, the coroutine is the result)."""
+openai-agents 0.24: ``asyncio.to_thread(the_func, ...)``, the coroutine is the result; and
+with anthropic 0.125 / 2.15: a sync ``@beta_tool``'s coroutine is sent, or ``list()``-ed)."""
 
 
 def _coroutines(
