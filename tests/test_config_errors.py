@@ -149,7 +149,7 @@ def test_a_config_outside_the_working_directory_is_shown_absolute(
         # a per-file-ignores key that is not a glob: the key is marked
         ('[tool.toolret.per-file-ignores]\n"[a" = ["TRV1"]\n', "2:1", '"'),
         # quoted table names and keys, literal strings
-        ("[tool.'toolret'.\"per-file-ignores\"]\n'x.py' = ['TRV1', 'TRV5']\n", "2:19", "'TRV5'"),
+        ("[tool.'toolret'.\"per-file-ignores\"]\n'x.py' = ['TRV1', 'TRV95']\n", "2:19", "'TRV95'"),
         # a later table after others
         ('[tool.ruff]\nselect = ["E"]\n[tool.toolret]\nselect = ["E"]\n', "4:11", '"E"'),
         # the lint table

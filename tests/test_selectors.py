@@ -156,10 +156,10 @@ def test_unknown_selector_in_a_config_file_exits_2(
 def test_a_prefix_that_selects_nothing_is_refused_in_config(
     project: Path, toolret_cli: Invoke
 ) -> None:
-    write(project / "toolret.toml", 'extend-select = ["TRV5"]\n')
+    write(project / "toolret.toml", 'extend-select = ["TRV95"]\n')
     result = toolret_cli("check", "--no-cache", ".")
     assert result.exit_code == 2
-    assert "toolret.toml:1:18: Unknown rule selector: `TRV5`" in result.stderr
+    assert "toolret.toml:1:18: Unknown rule selector: `TRV95`" in result.stderr
 
 
 def test_config_typo_gets_a_suggestion(project: Path, toolret_cli: Invoke) -> None:

@@ -318,6 +318,18 @@ class AnthropicFile:
             for use in scope.names.get(target.value, ()):
                 if use is not target:
                     self._follow(scope, use, reach, seen, depth)
+        elif (
+            isinstance(target, cst.Subscript)
+            and isinstance(target.value, cst.Name)
+            and len(target.slice) == 1
+            and isinstance(target.slice[0].slice, cst.Index)
+            and string_value(target.slice[0].slice.value) == "content"
+        ):
+            # message["content"].append(block): the content of the message a name holds
+            message = scope.value_of(target.value.value)
+            if isinstance(message, cst.Dict) and role_of(message) is not None:
+                reach.messages.append(message)
+                self._follow_target(scope, target.value, reach, seen, depth)
         elif isinstance(target, cst.Attribute) and _is_self_attribute(target):
             for other in self._self_attributes.get(target.attr.value, ()):
                 owner = self.scope_of(other)

@@ -148,18 +148,16 @@ def ask(question, response):
                 entry = dict_entry(message, "content")
                 if role is None or role[1] != "user" or entry is None:
                     continue
-                content = entry.value
-                if not isinstance(content, cst.List):
-                    continue
-                for element in content.elements:
-                    value = element.value
+                for value, starred in _parts(entry.value):
                     if _holds_results(value, holders):
                         break
-                    if is_text_block(value) and not isinstance(element, cst.StarredElement):
+                    if is_text_block(value) and not starred:
                         if id(value) not in reported:
                             reported.add(id(value))
                             yield _finding(value)
                         break
+                    if not isinstance(value, cst.Dict):
+                        break  # something not known comes first
             for name in holders:
                 for call in collect(scope.node, cst.Call):
                     assert isinstance(call, cst.Call)
@@ -196,6 +194,16 @@ def _holders(context: AnthropicFile, scope: Scope, block: cst.Dict) -> set[str]:
             found.add(use.target.value)
         break
     return found
+
+
+def _parts(content: cst.BaseExpression) -> list[tuple[cst.BaseExpression, bool]]:
+    """The parts of a message's content in order, with whether each is starred: the
+    elements of a list display, also of displays and names joined by ``+``."""
+    if isinstance(content, cst.List):
+        return [(e.value, isinstance(e, cst.StarredElement)) for e in content.elements]
+    if isinstance(content, cst.BinaryOperation) and isinstance(content.operator, cst.Add):
+        return _parts(content.left) + _parts(content.right)
+    return [(content, False)]
 
 
 def _holds_results(value: cst.BaseExpression, holders: set[str]) -> bool:

@@ -166,6 +166,10 @@ def answer(messages, response):
                         use_target = use.target
                         added = arg.value
                         break
+                if isinstance(added, cst.Name):
+                    added = scope.value_of(added.value)
+                elif isinstance(added, (cst.ListComp, cst.GeneratorExp)):
+                    added = added.elt
                 if use_target is None or not isinstance(added, cst.Dict):
                     continue
                 role = role_of(added)

@@ -20,8 +20,10 @@ class AnthropicBetaToolReturn(Rule):
     ## What it does
     Checks the return values of functions decorated with the SDK's
     `@beta_tool` / `@beta_async_tool` (the tool runner's tools) for values that
-    are certainly a dict, a number, a bool or a list of plain strings — or a
-    return annotation that promises one.
+    are certainly a dict, a number, a bool or a list of plain strings — or,
+    when no returned value can be inferred, a return annotation that promises
+    one (the runner ignores annotations: a tool annotated `-> int` that returns
+    `str(n)` works).
 
     ## Why is this bad?
     The tool runner sends a tool's return value as the `tool_result` content.
@@ -128,17 +130,17 @@ async def fetch_page(url: str):
         module = context.module
         for function in context.beta_tools:
             inference = context.inference(function)
-            reported = False
+            known = False
             flow = analyse_function(function, module.never_returning())
             for site in flow.sites:
                 if site.value is None:
                     continue
                 for value in returned_values(site.value):
                     shape = inference.infer(value)
+                    known = known or shape.kind is not Kind.UNKNOWN
                     what = not_content(shape)
                     if what is None:
                         continue
-                    reported = True
                     yield Finding(
                         node=value,
                         message=(
@@ -147,7 +149,7 @@ async def fetch_page(url: str):
                         ),
                         fix=wrap_in_str(value) if shape.kind in _WRAPPABLE else None,
                     )
-            if reported or function.returns is None:
+            if known or function.returns is None:
                 continue
             what = not_content(inference.annotation_shape(function.returns))
             if what is not None:
