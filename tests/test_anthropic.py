@@ -831,3 +831,32 @@ def test_flake8_reports_the_same_codes_as_toolret() -> None:
     theirs = {(int(row), code) for row, code in (line.split("|") for line in flake8.stdout.split())}
     assert len(ours) == 8
     assert ours == theirs
+
+
+SARIF_SCHEMA = ROOT.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
+
+
+def test_sarif_output_of_the_example_project() -> None:
+    """The family's findings as SARIF: every rule that fired is described, every result
+    points into the example files; validated against SARIF 2.1.0 where the schema is
+    available (``../shared``, outside the repository)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "lint_rules", "check", "examples/anthropic", "--select", "TRV5",
+         "--output-format", "sarif", "--no-cache"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    log = json.loads(result.stdout)
+    run = log["runs"][0]
+    fired = {r["ruleId"] for r in run["results"]}
+    assert fired == {f"TRV50{n}" for n in range(1, 9)}
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == fired
+    for found in run["results"]:
+        uri = found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert uri.startswith("examples/anthropic/")
+    if not SARIF_SCHEMA.is_file():
+        pytest.skip(f"no SARIF 2.1.0 schema at {SARIF_SCHEMA} to validate against")
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is not installed")
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    assert [e.message for e in validator.iter_errors(log)] == []

@@ -573,3 +573,47 @@ def test_unfixable_rules_get_no_quick_fix(tmp_path: Path) -> None:
     (after,) = server._check(tool.as_uri(), source)
     assert after.code == "TRV101" and after.fix is None
     assert server._fix_all(tool.as_uri(), source) == source
+
+
+ANTHROPIC_LOOP = """\
+import json
+
+import anthropic
+
+client = anthropic.Anthropic()
+
+
+def run(messages):
+    response = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+    messages.append({"role": "assistant", "content": response.content})
+    results = [
+        {"type": "tool_result", "tool_call_id": b.id, "content": {"temp": 21}}
+        for b in response.content
+        if b.type == "tool_use"
+    ]
+    messages.append({"role": "user", "content": results})
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+"""
+
+
+@in_module_loop
+async def test_anthropic_loop_diagnostics_and_unsafe_quick_fixes(
+    push_client: LanguageClient, tmp_path: Path
+) -> None:
+    """A new family goes through the same engine paths: diagnostics, and its unsafe fixes
+    offered as quick fixes but not preferred."""
+    client = push_client
+    uri = (tmp_path / "loop.py").as_uri()
+    open_document(client, uri, ANTHROPIC_LOOP)
+    diagnostics = await published(client, uri)
+    assert [d.code for d in diagnostics] == ["TRV501", "TRV505"]
+    rename = (await code_actions(client, uri, diagnostics[0]))[0]
+    assert rename.title == "toolret (TRV501): Rename to `tool_use_id` (unsafe fix)"
+    assert not rename.is_preferred
+    fixed = apply(ANTHROPIC_LOOP, rename.edit, uri)
+    assert '"tool_use_id": b.id' in fixed
+    dumps = (await code_actions(client, uri, diagnostics[1]))[0]
+    assert '"content": json.dumps({"temp": 21})' in apply(ANTHROPIC_LOOP, dumps.edit, uri)
+    fixed = fixed.replace('{"temp": 21}', 'json.dumps({"temp": 21})')
+    change_document(client, uri, 2, fixed)
+    assert await published(client, uri) == []
