@@ -226,6 +226,20 @@ class AnthropicFile:
                 return True
         return False
 
+    @cached_property
+    def server_threads(self) -> bool:
+        """A request may continue a server-held thread (anthropic 2.x beta ``thread=``, or
+        ``**kwargs`` that may carry it): its history need not repeat the assistant turn."""
+        for _, request in self.request_sites:
+            if has_double_star(request):
+                return True
+            arg = keyword(request, "thread")
+            if arg is not None and not (
+                isinstance(arg.value, cst.Name) and arg.value.value in ("False", "None")
+            ):
+                return True
+        return False
+
     # -- tool results and their flow
 
     @cached_property

@@ -25,8 +25,10 @@ class AnthropicToolResultBeforeAssistantTurn(Rule):
 
     Not reported when the assistant turn *may* be added first: an assistant
     message anywhere before the results, the response handed to any other
-    function or stored (a helper or a history object may add it), or the
-    response bound more than once.
+    function or stored (a helper or a history object may add it), or — in a
+    loop — the response bound more than once. Nor when a request of the module
+    passes `thread=` (anthropic 2.x beta: the server holds the conversation,
+    and the next request carries only the new user turn) or `**kwargs`.
 
     ## Why is this bad?
     Each `tool_result` must answer a `tool_use` block of the *previous*
@@ -103,6 +105,31 @@ def run(messages):
 """,
         ),
         Example(
+            title="a server-held thread (anthropic 2.x beta)",
+            code=HEAD
+            + """\
+def ask(question):
+    response = client.beta.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        tools=tools,
+        thread={"type": "create"},
+        messages=[{"role": "user", "content": question}],
+    )
+    results = [
+        {"type": "tool_result", "tool_use_id": block.id, "content": get_weather(**block.input)}
+        for block in response.content
+        if block.type == "tool_use"
+    ]
+    return client.beta.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        thread={"type": "continue", "previous_message_id": response.id},
+        messages=[{"role": "user", "content": results}],
+    )
+""",
+        ),
+        Example(
             title="a history object that may add the assistant turn",
             code=HEAD
             + """\
@@ -150,7 +177,7 @@ final = client.messages.create(
     )
 
     def check(self, context: AnthropicFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked:
+        if not context.is_checked or context.server_threads:
             return
         reported: set[int] = set()
         for scope, block in context.tool_results:
