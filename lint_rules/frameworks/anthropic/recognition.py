@@ -281,7 +281,7 @@ class AnthropicFile:
     def use_of(self, node: cst.CSTNode) -> Use | None:
         return self._uses.get(id(node))
 
-    def follow(self, scope: Scope, node: cst.BaseExpression) -> Reach:
+    def follow(self, scope: Scope, node: cst.CSTNode) -> Reach:
         """Where a value goes (see the module's docstring)."""
         reach = Reach()
         self._follow(scope, node, reach, set(), 0)
@@ -360,27 +360,43 @@ class AnthropicFile:
         return found
 
     def calls_of(self, function: cst.FunctionDef) -> Iterator[tuple[Scope, cst.Call]]:
-        """The calls of a same-module function: ``f(...)`` of a top-level function,
-        ``self.f(...)`` of a method (any class of the module: names are not resolved)."""
+        """The calls of a same-module function: ``f(...)`` of a top-level function (in the
+        module) or of a nested one (in the function that defines it), ``self.f(...)`` of
+        a method (any class of the module: names are not resolved)."""
         name = function.name.value
-        top_level = self.module.functions.get(name) is function
-        for scope in self.scopes:
-            for call in collect(scope.node, cst.Call):
-                assert isinstance(call, cst.Call)
-                func = call.func
-                if (
-                    top_level
-                    and isinstance(func, cst.Name)
-                    and func.value == name
-                    and name not in scope.assignments
-                    and name not in scope.parameters
-                ) or (
-                    not top_level
-                    and isinstance(func, cst.Attribute)
-                    and _is_self_attribute(func)
-                    and func.attr.value == name
-                ):
-                    yield scope, call
+        enclosing = self.module.index.enclosing_scope(function)
+        if isinstance(enclosing, cst.ClassDef):
+            for scope in self.scopes:
+                for call in collect(scope.node, cst.Call):
+                    assert isinstance(call, cst.Call)
+                    func = call.func
+                    if (
+                        isinstance(func, cst.Attribute)
+                        and _is_self_attribute(func)
+                        and func.attr.value == name
+                    ):
+                        yield scope, call
+            return
+        if enclosing is None:
+            if self.module.functions.get(name) is not function:
+                return
+            root: cst.CSTNode = self.module.tree
+        elif isinstance(enclosing, cst.FunctionDef):
+            root = enclosing
+        else:
+            return
+        for call in collect(root, cst.Call, nested=True):
+            assert isinstance(call, cst.Call)
+            func = call.func
+            if not isinstance(func, cst.Name) or func.value != name:
+                continue
+            caller = self.scope_of(call)
+            if (
+                caller is not None
+                and name not in caller.assignments
+                and name not in caller.parameters
+            ):
+                yield caller, call
 
     # -- responses
 
@@ -440,7 +456,13 @@ class AnthropicFile:
         entry = dict_entry(block, "tool_use_id")
         if entry is None:
             return None
-        value = entry.value
+        return self.answer_of(scope, entry.value, block)
+
+    def answer_of(
+        self, scope: Scope, value: cst.BaseExpression, anchor: cst.CSTNode
+    ) -> Answer | None:
+        """``answered`` for an id expression of ``scope`` at ``anchor`` (the block, or the
+        call of a helper that builds it)."""
         if isinstance(value, cst.Name):
             alias = scope.value_of(value.value)
             value = alias if alias is not None else value
@@ -451,12 +473,12 @@ class AnthropicFile:
             return self._fixed(scope, owner)
         if not isinstance(owner, cst.Name):
             return None
-        comprehension = self._comprehension_over(block, owner.value)
+        comprehension = self._comprehension_over(anchor, owner.value)
         if comprehension is not None:
             response = self.derived_from(scope, comprehension.iter)
             return Answer("loop", response, comprehension) if response is not None else None
         binders = scope.binders.get(owner.value, [])
-        loops = [b for b in binders if isinstance(b, cst.For) and self.contains(b.body, block)]
+        loops = [b for b in binders if isinstance(b, cst.For) and self.contains(b.body, anchor)]
         if loops:
             loop = loops[-1]
             iterable = loop.iter
@@ -484,6 +506,56 @@ class AnthropicFile:
             return Answer("fixed", response, picked) if response is not None else None
         return None
 
+    @cached_property
+    def answers(self) -> list[tuple[Scope, cst.CSTNode, cst.Dict, Answer]]:
+        """Every ``tool_result`` whose ``tool_use_id`` is known to answer blocks of a
+        response: ``(scope, anchor, block, answer)``, the anchor being the block itself,
+        or — for a same-module helper that builds the block from a parameter
+        (``def tool_result(tool_use_id, output): return {...}``) — each call of the
+        helper, in the caller's scope, with the id it is given."""
+        found: list[tuple[Scope, cst.CSTNode, cst.Dict, Answer]] = []
+        for scope, block in self.tool_results:
+            answer = self.answered(scope, block)
+            if answer is not None:
+                found.append((scope, block, block, answer))
+                continue
+            entry = dict_entry(block, "tool_use_id")
+            function = scope.node
+            if (
+                entry is None
+                or not isinstance(entry.value, cst.Name)
+                or not isinstance(function, cst.FunctionDef)
+                or entry.value.value not in scope.parameters
+                or entry.value.value in scope.assignments
+            ):
+                continue
+            if not self._returned(block):
+                continue  # only a helper that returns the block (or a message of it)
+            for caller, call in self.calls_of(function):
+                given = _argument(function, call, entry.value.value)
+                if given is None:
+                    continue
+                answer = self.answer_of(caller, given, call)
+                if answer is not None:
+                    found.append((caller, call, block, answer))
+        return found
+
+    def _returned(self, block: cst.Dict) -> bool:
+        """The block is returned, itself or inside the list or message it is written in."""
+        node: cst.CSTNode = block
+        for _ in range(6):
+            use = self.use_of(node)
+            if use is None:
+                return False
+            if use.kind == "returned":
+                return True
+            if use.kind not in ("element", "comprehension", "chosen") and not (
+                use.kind == "entry" and use.key == "content"
+            ):
+                return False
+            node = use.holder
+        return False
+
     def _fixed(self, scope: Scope, node: cst.Subscript) -> Answer | None:
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return None
@@ -495,8 +567,8 @@ class AnthropicFile:
         response = self.derived_from(scope, node.value)
         return Answer("fixed", response, node) if response is not None else None
 
-    def _comprehension_over(self, block: cst.Dict, name: str) -> cst.CompFor | None:
-        use = self.use_of(block)
+    def _comprehension_over(self, anchor: cst.CSTNode, name: str) -> cst.CompFor | None:
+        use = self.use_of(anchor)
         while use is not None and use.kind == "chosen":
             use = self.use_of(use.holder)
         if use is None or use.kind != "comprehension":
@@ -606,6 +678,23 @@ def is_request(call: cst.Call) -> bool:
         return False
     above = owner.value
     return not (isinstance(above, cst.Attribute) and above.attr.value in _NOT_ANTHROPIC_OWNERS)
+
+
+def _argument(function: cst.FunctionDef, call: cst.Call, name: str) -> cst.BaseExpression | None:
+    """The expression a call passes for a parameter (by position or keyword), if plain."""
+    if any(arg.star for arg in call.args):
+        return None
+    params = function.params
+    positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+    if isinstance(call.func, cst.Attribute) and positional[:1] in (["self"], ["cls"]):
+        positional = positional[1:]
+    for position, arg in enumerate(call.args):
+        if arg.keyword is not None:
+            if arg.keyword.value == name:
+                return arg.value
+        elif position < len(positional) and positional[position] == name:
+            return arg.value
+    return None
 
 
 def _is_response(value: cst.BaseExpression | None) -> bool:

@@ -180,11 +180,8 @@ final = client.messages.create(
         if not context.is_checked or context.server_threads:
             return
         reported: set[int] = set()
-        for scope, block in context.tool_results:
-            answer = context.answered(scope, block)
-            if answer is None:
-                continue
-            reach = context.follow(scope, block)
+        for scope, anchor, _, answer in context.answers:
+            reach = context.follow(scope, anchor)
             if not reach.reaches:
                 continue
             for message in reach.messages:

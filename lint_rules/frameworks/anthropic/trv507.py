@@ -118,6 +118,27 @@ def run(messages):
     return final
 """,
         ),
+        Example(
+            title="a helper builds the result from the id of the one block it is given",
+            code=HEAD
+            + """\
+def tool_result_message(tool_use_id, output):
+    return {
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": tool_use_id, "content": output}],
+    }
+
+
+def run(messages):
+    response = client.messages.create(
+        model="claude-sonnet-4-5", max_tokens=1024, tools=tools, messages=messages
+    )
+    messages.append({"role": "assistant", "content": response.content})
+    tool_use = response.content[-1]
+    messages.append(tool_result_message(tool_use.id, get_weather(**tool_use.input)))
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
     )
     valid = (
         Example(
@@ -187,17 +208,15 @@ def run(messages):
     def check(self, context: AnthropicFile, settings: Settings) -> Iterator[Finding]:
         if not context.is_checked or context.parallel_limited:
             return
-        answers: dict[int, list[tuple[cst.Dict, Answer]]] = {}
-        for scope, block in context.tool_results:
-            answer = context.answered(scope, block)
-            if answer is not None:
-                answers.setdefault(id(scope), []).append((block, answer))
+        answers: dict[int, list[tuple[cst.CSTNode, Answer]]] = {}
+        for scope, anchor, _, answer in context.answers:
+            answers.setdefault(id(scope), []).append((anchor, answer))
         reported: set[int] = set()
         for scope in context.scopes:
             found = answers.get(id(scope), [])
             looped = {a.response for _, a in found if a.kind == "loop"}
             counted = _counted(context, scope)
-            for block, answer in found:
+            for anchor, answer in found:
                 if id(answer.node) in reported or not context.sends_whole_content(
                     scope, answer.response
                 ):
@@ -205,7 +224,7 @@ def run(messages):
                 if answer.kind == "fixed":
                     if answer.response in looped or answer.response in counted:
                         continue
-                    if not context.follow(scope, block).reaches:
+                    if not context.follow(scope, anchor).reaches:
                         continue
                     reported.add(id(answer.node))
                     yield Finding(
@@ -221,7 +240,7 @@ def run(messages):
                 loop = answer.node
                 if not isinstance(loop, cst.For):
                     continue
-                for node in _early_exits(context, loop, block):
+                for node in _early_exits(context, loop, anchor):
                     if id(node) not in reported:
                         reported.add(id(node))
                         yield Finding(
@@ -259,7 +278,9 @@ def _counted(context: AnthropicFile, scope: Scope) -> set[str]:
     return found
 
 
-def _early_exits(context: AnthropicFile, loop: cst.For, block: cst.Dict) -> Iterator[cst.CSTNode]:
+def _early_exits(
+    context: AnthropicFile, loop: cst.For, block: cst.CSTNode
+) -> Iterator[cst.CSTNode]:
     """``break`` / ``return`` statements of the loop that run unconditionally after the
     answer is built: in a block that also holds the answer, after it, and not inside a
     nested loop (for ``break``)."""
