@@ -217,6 +217,17 @@ def wrap_in_str(expr: cst.BaseExpression) -> FixSpec:
     )
 
 
+def wrap_in_json_dumps(expr: cst.BaseExpression) -> FixSpec:
+    """``x`` → ``json.dumps(x)`` (unsafe: ``json.dumps`` raises on values it cannot
+    encode, where the original failed otherwise); offer it only where the module
+    already has ``import json``: it never adds an import."""
+    return FixSpec(
+        title="Wrap in `json.dumps()`",
+        applicability=Applicability.UNSAFE,
+        edits=(EditSpec(expr, "json.dumps(", "before"), EditSpec(expr, ")", "after")),
+    )
+
+
 def replace_string_literal(node: cst.BaseExpression, new_value: str, title: str) -> FixSpec | None:
     """Replace a simple string literal's text, keeping its prefix and quote style."""
     if not isinstance(node, cst.SimpleString):

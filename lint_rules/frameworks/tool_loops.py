@@ -208,3 +208,17 @@ def is_first_index(node: cst.Subscript) -> bool:
         return False
     index = node.slice[0].slice.value
     return isinstance(index, cst.Integer) and index.value == "0"
+
+
+def fixed_call_id(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The call whose id ``node`` reads: ``X`` of ``X.id`` or ``X["id"]``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "id":
+        return node.value
+    if (
+        isinstance(node, cst.Subscript)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Index)
+        and string_value(node.slice[0].slice.value) == "id"
+    ):
+        return node.value
+    return None

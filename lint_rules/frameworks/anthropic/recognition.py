@@ -35,6 +35,7 @@ from lint_rules.frameworks.tool_loops import Scope as LoopScope
 from lint_rules.frameworks.tool_loops import (
     collect,
     dict_entry,
+    fixed_call_id,
     has_double_star,
     keyword,
     string_value,
@@ -466,7 +467,7 @@ class AnthropicFile:
         if isinstance(value, cst.Name):
             alias = scope.value_of(value.value)
             value = alias if alias is not None else value
-        owner = _id_owner(value)
+        owner = fixed_call_id(value)
         if owner is None:
             return None
         if isinstance(owner, cst.Subscript):
@@ -649,20 +650,6 @@ class Answer:
     kind: str
     response: str
     node: cst.CSTNode
-
-
-def _id_owner(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """``X`` of ``X.id`` or ``X["id"]``."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "id":
-        return node.value
-    if (
-        isinstance(node, cst.Subscript)
-        and len(node.slice) == 1
-        and isinstance(node.slice[0].slice, cst.Index)
-        and string_value(node.slice[0].slice.value) == "id"
-    ):
-        return node.value
-    return None
 
 
 def is_request(call: cst.Call) -> bool:

@@ -12,7 +12,7 @@ from lint_rules.frameworks.anthropic._examples import HEAD
 from lint_rules.frameworks.anthropic.recognition import AnthropicFile
 from lint_rules.frameworks.tool_loops import dict_entry
 from lint_rules.model import Applicability, Severity
-from lint_rules.rules import EditSpec, Example, Finding, FixSpec, Rule
+from lint_rules.rules import Example, Finding, Rule, wrap_in_json_dumps
 
 
 class AnthropicToolResultContentType(Rule):
@@ -161,14 +161,7 @@ def answer(messages, response, registry):
                 continue
             fix = None
             if has_json and "json" not in scope.assignments:
-                fix = FixSpec(
-                    title="Wrap in `json.dumps()`",
-                    applicability=Applicability.UNSAFE,
-                    edits=(
-                        EditSpec(entry.value, "json.dumps(", "before"),
-                        EditSpec(entry.value, ")", "after"),
-                    ),
-                )
+                fix = wrap_in_json_dumps(entry.value)
             yield Finding(
                 node=entry.key,
                 message=(

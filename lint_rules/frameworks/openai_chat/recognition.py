@@ -40,6 +40,7 @@ from lint_rules.frameworks.tool_loops import (
     collect,
     dict_entry,
     display_elements,
+    fixed_call_id,
     has_double_star,
     has_spread,
     is_first_index,
@@ -55,6 +56,7 @@ __all__ = [
     "collect",
     "dict_entry",
     "display_elements",
+    "fixed_call_id",
     "has_double_star",
     "has_spread",
     "is_first_index",
@@ -172,20 +174,6 @@ def answered_id(
         alias = scope.value_of(value.value)
         value = alias if alias is not None else value
     return entry, value
-
-
-def fixed_call_id(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """The call whose id ``node`` reads: ``X`` of ``X.id`` or ``X["id"]``."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "id":
-        return node.value
-    if (
-        isinstance(node, cst.Subscript)
-        and len(node.slice) == 1
-        and isinstance(node.slice[0].slice, cst.Index)
-        and string_value(node.slice[0].slice.value) == "id"
-    ):
-        return node.value
-    return None
 
 
 # ------------------------------------------------------------------ loops

@@ -10,7 +10,7 @@ from lint_rules.analysis.shapes import Kind, Shape, ShapeInference
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat.recognition import ChatFile, dict_entry
 from lint_rules.model import Applicability, Severity
-from lint_rules.rules import EditSpec, Example, Finding, FixSpec, Rule
+from lint_rules.rules import Example, Finding, Rule, wrap_in_json_dumps
 
 
 class ChatToolContentNotString(Rule):
@@ -154,14 +154,7 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
                 continue
             fix = None
             if has_json and not (function is not None and "json" in scope.assignments):
-                fix = FixSpec(
-                    title="Wrap in `json.dumps()`",
-                    applicability=Applicability.UNSAFE,
-                    edits=(
-                        EditSpec(entry.value, "json.dumps(", "before"),
-                        EditSpec(entry.value, ")", "after"),
-                    ),
-                )
+                fix = wrap_in_json_dumps(entry.value)
             yield Finding(
                 node=entry.key,
                 message=(
