@@ -60,6 +60,13 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV506": True,
     "TRV507": True,
     "TRV508": True,
+    "TRV601": True,
+    "TRV602": True,
+    "TRV603": True,
+    "TRV604": True,
+    "TRV605": True,
+    "TRV606": False,
+    "TRV607": False,
     "TRV901": True,
     "TRV902": True,
 }
@@ -70,6 +77,7 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "openai_agents": "TRV3",
     "openai_chat": "TRV4",
     "anthropic": "TRV5",
+    "mcp": "TRV6",
     "any_framework": "TRV9",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""

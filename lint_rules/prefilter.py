@@ -28,6 +28,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "openai_agents": ("agents",),
     "openai_chat": ("openai",),
     "anthropic": ("anthropic",),
+    "mcp": ("mcp",),
 }
 ANY_FRAMEWORK: Final = "any_framework"
 """The TRV9xx family: its signal is any other family's."""

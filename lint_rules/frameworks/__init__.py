@@ -18,6 +18,7 @@ FRAMEWORK_PACKAGES = (
     "openai_agents",
     "openai_chat",
     "anthropic",
+    "mcp",
     "any_framework",
 )
 """The families, in the order their rules run; ``any_framework`` (TRV9xx, over every other

@@ -10,6 +10,7 @@ TITLES: Final[dict[str, str]] = {
     "openai_agents": "Agents SDK tool",
     "openai_chat": "Chat Completions tool",
     "anthropic": "Anthropic `@beta_tool`",
+    "mcp": "MCP tool",
 }
 
 EXCEPTION: Final[dict[str, str]] = {
@@ -19,6 +20,7 @@ EXCEPTION: Final[dict[str, str]] = {
     "openai_chat": "the loop sends the model its repr as a result, or `json.dumps` raises",
     "anthropic": "the tool runner sends the model an `is_error` `TypeError` instead of "
     "the message (2.x), or raises `TypeError: Object of type … is not JSON serializable` (0.x)",
+    "mcp": "the server sends its message as a successful result (`isError: false`)",
 }
 
 COROUTINE: Final[dict[str, str]] = {
@@ -31,6 +33,8 @@ COROUTINE: Final[dict[str, str]] = {
     "raises), and the work never runs",
     "anthropic": "the tool runner does not await it: the model reads an `is_error` "
     "`TypeError` (2.x) or the run raises `TypeError` (0.x), and the work never runs",
+    "mcp": 'the client reads "<coroutine object …>" as a successful result, and the work '
+    "never runs",
 }
 
 

@@ -1,0 +1,207 @@
+"""TRV602 mcp-return-contradicts-annotation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from lint_rules.analysis.shapes import Kind, Shape, returned_values
+from lint_rules.config import Settings
+from lint_rules.frameworks.mcp._examples import OFFICIAL, STANDALONE
+from lint_rules.frameworks.mcp.contracts import Contract, contract, required_fields
+from lint_rules.frameworks.mcp.recognition import McpFile, McpTool
+from lint_rules.model import Severity
+from lint_rules.rules import Example, Finding, Rule
+
+
+class McpReturnContradictsAnnotation(Rule):
+    """
+    ## What it does
+    Checks MCP tools whose return annotation produces an output schema for
+    return values that certainly contradict it: a dict or list under `-> str`;
+    a `str` (also `json.dumps(...)`) under `-> dict[str, X]`, `Dict[...]`, a
+    `TypedDict`, a pydantic model or a dataclass; `None` (returned, or falling
+    off the end) under an annotation that is not optional; a dict display that
+    lacks a required field of the same-module pydantic model it is annotated
+    with.
+
+    In the official SDK a bare `-> dict` / `-> list` builds no schema and is
+    not checked; standalone `fastmcp` validates `-> dict` too. A `str` under
+    `-> int` / `-> float` is not reported (the official SDK's pydantic accepts
+    numeric strings). A value whose type is not known is never reported, nor
+    the end of a stub or an elided example (a body with a bare `...`), nor the
+    end of a function whose last statement is a `match` (its cases may cover
+    every type).
+
+    ## Why is this bad?
+    The server validates the tool's result against the schema built from its
+    annotation (mcp 1.30 `func_metadata.py`; verified with mcp 1.30, 2.3 and
+    fastmcp 4.2): a mismatch turns *every* call into an `isError` result —
+    "1 validation error for get_orderOutput … Input should be a valid string"
+    — and the tool's own text is lost (effytech/freshservice_mcp#28,
+    dgunning/edgartools#662). Return what the annotation says, or change the
+    annotation.
+
+    ## References
+    - [MCP Python SDK: structured output](https://github.com/modelcontextprotocol/python-sdk#structured-output)
+    """
+
+    code = "TRV602"
+    name = "mcp-return-contradicts-annotation"
+    severity = Severity.ERROR
+    framework = "mcp"
+    message = "A tool's return value contradicts its return annotation"
+
+    invalid = (
+        Example(
+            title="a dict under `-> str`",
+            code=OFFICIAL
+            + """\
+@mcp.tool()
+def order_status(order_id: str) -> str:
+    \"\"\"The status of an order.\"\"\"
+    return {"id": order_id, "status": "shipped"}
+""",
+        ),
+        Example(
+            title="`json.dumps` under `-> dict[str, Any]`",
+            code="""\
+import json
+from typing import Any
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orders")
+
+
+@mcp.tool()
+def order(order_id: str) -> dict[str, Any]:
+    \"\"\"An order.\"\"\"
+    return json.dumps({"id": order_id, "status": "shipped"})
+""",
+        ),
+        Example(
+            title="an error dict that the model does not allow",
+            code="""\
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("orders")
+
+
+class Order(BaseModel):
+    id: str
+    status: str
+
+
+@mcp.tool()
+def order(order_id: str) -> Order:
+    \"\"\"An order.\"\"\"
+    if not order_id:
+        return {"error": "no order id"}
+    return Order(id=order_id, status="shipped")
+""",
+        ),
+        Example(
+            title="falling off the end under `-> str`",
+            code=OFFICIAL
+            + """\
+@mcp.tool()
+def order_status(order_id: str) -> str:
+    \"\"\"The status of an order.\"\"\"
+    if order_id.startswith("A"):
+        return "shipped"
+""",
+        ),
+    )
+    valid = (
+        Example(
+            code=OFFICIAL
+            + """\
+@mcp.tool()
+def order(order_id: str) -> dict:
+    \"\"\"An order (a bare `dict` builds no schema in the official SDK).\"\"\"
+    return {"id": order_id, "status": "shipped"}
+""",
+        ),
+        Example(
+            title="`None` under an optional annotation",
+            code=OFFICIAL
+            + """\
+@mcp.tool()
+def order_status(order_id: str) -> str | None:
+    \"\"\"The status of an order, if there is one.\"\"\"
+    if not order_id:
+        return None
+    return "shipped"
+""",
+        ),
+        Example(
+            title="a value whose type is not known",
+            code=STANDALONE
+            + """\
+@mcp.tool
+async def order(order_id: str) -> dict:
+    \"\"\"An order.\"\"\"
+    return await ORDERS.fetch(order_id)
+""",
+        ),
+    )
+
+    def check(self, context: McpFile, settings: Settings) -> Iterator[Finding]:
+        for tool in context.tools:
+            promised = contract(context.module, tool.function)
+            if promised is None or not promised.has_schema(tool.origin):
+                continue
+            flow = context.flow(tool.function)
+            if flow.is_generator:
+                continue
+            inference = context.inference(tool.function)
+            for site in flow.sites:
+                if site.value is None:
+                    if site.statement is None and not context.may_fall_through(tool.function):
+                        continue
+                    if not promised.optional:
+                        node = site.statement if site.statement is not None else promised.annotation
+                        yield _finding(tool, node, "`None`", promised, context)
+                    continue
+                for value in returned_values(site.value):
+                    what = contradiction(context, promised, value, inference.infer(value))
+                    if what is not None:
+                        yield _finding(tool, value, what, promised, context)
+
+
+def contradiction(
+    context: McpFile, promised: Contract, value: cst.BaseExpression, shape: Shape
+) -> str | None:
+    """What a returned value is when it certainly contradicts the contract."""
+    kind = shape.kind
+    if kind is Kind.NONE:
+        return None if promised.optional else "`None`"
+    if promised.kind == "str" and kind in (Kind.DICT, Kind.LIST, Kind.TUPLE):
+        return f"a `{kind.value}`"
+    if promised.is_mapping and kind is Kind.STR:
+        return "a `str`"
+    if promised.kind == "model" and promised.model is not None and isinstance(value, cst.Dict):
+        required = required_fields(context.module, promised.model)
+        keys = shape.keys() if kind is Kind.DICT and shape.is_closed_dict else None
+        if required and keys is not None:
+            missing = sorted(required - keys)
+            if missing:
+                return f"a dict without the required field `{missing[0]}`"
+    return None
+
+
+def _finding(
+    tool: McpTool, node: cst.CSTNode, what: str, promised: Contract, context: McpFile
+) -> Finding:
+    annotation = context.module.code_for(promised.annotation).strip()
+    return Finding(
+        node=node,
+        message=(
+            f"Tool `{tool.name}` returns {what} but is annotated `-> {annotation}`: the "
+            "server validates the result against that schema and answers every such "
+            "call with an `isError` validation error"
+        ),
+    )
