@@ -50,8 +50,10 @@ class Origin(enum.Enum):
 
 
 SERVER_CLASSES: dict[str, Origin] = {
+    "mcp.server.FastMCP": Origin.OFFICIAL,
     "mcp.server.fastmcp.FastMCP": Origin.OFFICIAL,
     "mcp.server.fastmcp.server.FastMCP": Origin.OFFICIAL,
+    "mcp.server.MCPServer": Origin.OFFICIAL,
     "mcp.server.mcpserver.MCPServer": Origin.OFFICIAL,
     "mcp.server.mcpserver.server.MCPServer": Origin.OFFICIAL,
     "fastmcp.FastMCP": Origin.STANDALONE,

@@ -25,12 +25,16 @@ class McpDecoratorNotCalled(Rule):
     server never starts (verified with mcp 1.30 and 2.3). The standalone
     `fastmcp` package accepts the bare form (since 2.7), which is why examples
     written for it fail when the import is the official one
-    (PrefectHQ/fastmcp#199, #1205). Never reported for standalone `fastmcp`,
-    nor inside `with pytest.raises(...)` (a test of that very error).
+    (PrefectHQ/fastmcp#199, #1205). Not reported for a bare `@tool` / `@prompt`
+    of standalone `fastmcp`; a bare `@resource` raises there too (verified with
+    fastmcp 4.2: a resource needs its URI), so it is reported for every server.
+    Nothing is reported inside `with pytest.raises(...)` (a test of that very
+    error).
 
     ## Fix safety
-    The fix adds `()` after the decorator: what the SDK asks for, with the
-    same defaults. It is safe.
+    The fix adds `()` after a `@tool` / `@prompt` decorator: what the SDK asks
+    for, with the same defaults. It is safe. A bare `@resource` gets no fix: it
+    needs its URI, which only you know.
 
     ## References
     - [MCP Python SDK: tools](https://github.com/modelcontextprotocol/python-sdk#tools)
@@ -83,6 +87,15 @@ def apology(customer: str) -> str:
     return f"Write an apology to {customer}."
 """,
         ),
+        Example(
+            title="a resource without its URI (any server)",
+            code=STANDALONE
+            + """\
+@mcp.resource
+def catalogue() -> str:
+    return "A1, B2"
+""",
+        ),
     )
     valid = (
         Example(
@@ -121,12 +134,24 @@ def order_status(order_id: str) -> str:
 
     def check(self, context: McpFile, settings: Settings) -> Iterator[Finding]:
         for registration in context.registrations:
-            if registration.called or registration.origin is not Origin.OFFICIAL:
+            if registration.called:
                 continue
+            if registration.origin is not Origin.OFFICIAL and registration.kind != "resource":
+                continue  # standalone fastmcp accepts a bare `@tool` / `@prompt`
             if context.in_expected_failure(registration.decorator):
                 continue  # a test of the SDK's own error
             expr = registration.decorator.decorator
             text = context.module.code_for(expr).strip()
+            if registration.kind == "resource":
+                # a resource needs its URI: `()` alone would still raise
+                yield Finding(
+                    node=expr,
+                    message=(
+                        f"`@{text}` without its URI: the server raises `TypeError` at import; "
+                        f'use `@{text}("scheme://path")`'
+                    ),
+                )
+                continue
             yield Finding(
                 node=expr,
                 message=(

@@ -35,13 +35,18 @@ class McpReturnContradictsAnnotation(Rule):
     every type).
 
     ## Why is this bad?
-    The server validates the tool's result against the schema built from its
-    annotation (mcp 1.30 `func_metadata.py`; verified with mcp 1.30, 2.3 and
-    fastmcp 4.2): a mismatch turns *every* call into an `isError` result —
-    "1 validation error for get_orderOutput … Input should be a valid string"
-    — and the tool's own text is lost (effytech/freshservice_mcp#28,
-    dgunning/edgartools#662). Return what the annotation says, or change the
-    annotation.
+    The official SDK validates the tool's result against the schema built
+    from its annotation (`func_metadata.py`): a mismatch turns *every* call
+    into an `isError` result — mcp 1.30: "1 validation error for
+    get_orderOutput … Input should be a valid string"; mcp 2.3 only "Error
+    executing tool get_order" — and the tool's own text is lost
+    (effytech/freshservice_mcp#28, dgunning/edgartools#662). Standalone
+    `fastmcp` 4.x does not validate on the server: it answers with a success
+    whose structured content contradicts the advertised schema, and clients
+    built on the MCP SDK raise `RuntimeError: Invalid structured content
+    returned by tool` (fastmcp 2.x answered "Output validation error"). All
+    verified by calling the tools through each server. Return what the
+    annotation says, or change the annotation.
 
     ## References
     - [MCP Python SDK: structured output](https://github.com/modelcontextprotocol/python-sdk#structured-output)
@@ -201,7 +206,8 @@ def _finding(
         node=node,
         message=(
             f"Tool `{tool.name}` returns {what} but is annotated `-> {annotation}`: the "
-            "server validates the result against that schema and answers every such "
-            "call with an `isError` validation error"
+            "result contradicts the output schema the server advertises: an `isError` "
+            "result (official SDK) or a client-side `Invalid structured content` error "
+            "(fastmcp) at every such call"
         ),
     )

@@ -50,7 +50,9 @@ class McpCallToolHandlerReturn(Rule):
     validation errors for CallToolResult" for a string, "Unexpected return
     type from tool: NoneType" when the handler falls through
     (modelcontextprotocol/docs#198; verified with mcp 1.30). A 2.x
-    `on_call_tool` handler must return a `CallToolResult`.
+    `on_call_tool` handler must return a `CallToolResult`: anything else is a
+    protocol-level error ("Handler returned an invalid result"), not even an
+    error result the model could read (verified with mcp 2.3).
 
     ## References
     - [MCP Python SDK: low-level server](https://github.com/modelcontextprotocol/python-sdk#low-level-server)
@@ -176,7 +178,10 @@ def _instance_of(context: McpFile, value: cst.BaseExpression) -> str | None:
 
 def _finding(handler: cst.FunctionDef, node: cst.CSTNode, what: str, how: str) -> Finding:
     if how == "on_call_tool":
-        detail = "a 2.x `on_call_tool` handler must return a `CallToolResult`"
+        detail = (
+            "a 2.x `on_call_tool` handler must return a `CallToolResult` (anything else is "
+            "a protocol error)"
+        )
     else:
         detail = (
             "the SDK answers with an `isError` result (`N validation errors for "

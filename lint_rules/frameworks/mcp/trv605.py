@@ -19,14 +19,16 @@ class McpContextParameterUnannotated(Rule):
     """
     ## What it does
     Checks MCP tools for a parameter named `ctx` or `context` without an
-    annotation.
+    annotation, or annotated with a type that is certainly not a context (a
+    class of `mcp.types` such as `CallToolResult`, or a builtin type).
 
     ## Why is this bad?
     The server recognises the request context by its annotation (`Context`),
     not by its name. Unannotated, `ctx` is an ordinary argument: it appears in
-    the tool's input schema as a required parameter the model must invent
-    (verified with mcp 1.30), and the tool never gets the context. Annotate it
-    `ctx: Context`.
+    the tool's input schema as a parameter the model must invent — required,
+    or optional when it has a default (verified with mcp 1.30, 2.3 and fastmcp
+    4.2; awslabs/mcp's IAM server annotates `ctx: CallToolResult` on three
+    tools) — and the tool never gets the context. Annotate it `ctx: Context`.
 
     ## References
     - [MCP Python SDK: context](https://github.com/modelcontextprotocol/python-sdk#context)
@@ -54,6 +56,20 @@ async def order_status(order_id: str, ctx) -> str:
 @mcp.tool
 async def refund(order_id: str, context=None) -> str:
     return "refunded"
+""",
+        ),
+        Example(
+            title="annotated with a type that is not a context",
+            code="""\
+from mcp.server.fastmcp import FastMCP
+from mcp.types import CallToolResult
+
+mcp = FastMCP("iam")
+
+
+@mcp.tool()
+async def list_users(ctx: CallToolResult, path_prefix: str = "/") -> str:
+    return "alice, bob"
 """,
         ),
     )
@@ -98,16 +114,37 @@ async def order_status(order_id: str, ctx: "Context") -> str:
         for tool in context.tools:
             params = tool.function.params
             for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-                if param.name.value in _NAMES and param.annotation is None:
+                if param.name.value not in _NAMES:
+                    continue
+                if param.annotation is None:
+                    yield Finding(node=param.name, message=_message(tool.name, param, None))
+                    continue
+                wrong = _not_a_context(context, param.annotation.annotation)
+                if wrong is not None:
                     yield Finding(
-                        node=param.name,
-                        message=_message(tool.name, param),
+                        node=param.annotation.annotation, message=_message(tool.name, param, wrong)
                     )
 
 
-def _message(tool: str, param: cst.Param) -> str:
+def _not_a_context(context: McpFile, annotation: cst.BaseExpression) -> str | None:
+    """The annotation's name when it is certainly not a context class: a class of
+    ``mcp.types`` (``CallToolResult``…) or a builtin type."""
+    if isinstance(annotation, cst.Name) and context.module.is_builtin(annotation, annotation.value):
+        return annotation.value if annotation.value in _BUILTIN_TYPES else None
+    qualified = context.module.qualified_name(annotation)
+    if qualified is not None and qualified.startswith("mcp.types."):
+        return qualified.rsplit(".", 1)[1]
+    return None
+
+
+def _message(tool: str, param: cst.Param, wrong: str | None) -> str:
     name = param.name.value
+    how = "an optional argument" if param.default is not None else "a required argument"
+    said = f"is annotated `{wrong}`" if wrong is not None else "has no annotation"
     return (
-        f"Tool `{tool}`'s `{name}` has no annotation: the server does not pass the context, "
-        f"and the model is asked for `{name}` as an argument; annotate it `{name}: Context`"
+        f"Tool `{tool}`'s `{name}` {said}: the server does not pass the context, and the "
+        f"model sees `{name}` as {how} to invent; annotate it `{name}: Context`"
     )
+
+
+_BUILTIN_TYPES = frozenset({"str", "int", "float", "bool", "dict", "list", "object"})
