@@ -44,6 +44,10 @@ _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "openai_agents": r"(?:\bfrom|\bimport)(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
     "openai_chat": r"(?:\bfrom|\bimport)(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
     "anthropic": r"(?:\bfrom|\bimport)(?:\s|\\)+anthropic\b|\bimport\s[^\n#;]*,\s*anthropic\b",
+    # the packages ``mcp`` and ``fastmcp``, or a server imported by the name ``mcp`` from
+    # another module of the project (``from .server import mcp``)
+    "mcp": r"(?:\bfrom|\bimport)(?:\s|\\)+(?:fast)?mcp\b|\bimport\s[^\n#;]*\bmcp\b"
+    r"|\bimport\s*\([^)]*\bmcp\b",
 }
 _TEXT_PATTERNS: Final[dict[str, re.Pattern[str]]] = {
     key: re.compile(pattern) for key, pattern in _IMPORT_PATTERNS.items()
