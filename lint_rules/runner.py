@@ -459,8 +459,9 @@ def _store(
 
 # ------------------------------------------------------------- project index
 
-_INDEXED = ("openai_agents", "openai_chat")
-"""The frameworks whose rules use the project index (agents; Chat Completions registries)."""
+_INDEXED = ("openai_agents", "openai_chat", "mcp")
+"""The frameworks whose rules use the project index (agents; Chat Completions registries;
+MCP servers imported from another module)."""
 
 
 def _extract(path: str, data: bytes, project: Project) -> ModuleFacts:

@@ -120,6 +120,11 @@ class ModuleFacts:
     ``closed``), ``imports``, ``packages`` (imported top-level packages),
     ``schemas`` (``[name, properties, required]`` or ``None``) and ``uses`` (the
     registries its loops dispatch through that cross files).
+
+    For MCP servers (key ``mcp``, see ``lint_rules/frameworks/mcp/facts.py``):
+    ``servers`` (module-level name → origin value of the server it is bound to),
+    ``imports`` (to follow re-exports) and ``uses`` (the imported names, qualified,
+    it registers tools, resources, prompts or a ``call_tool`` handler on).
     """
 
     data: Mapping[str, Any] = field(default_factory=dict)
@@ -144,13 +149,20 @@ def wants_full_facts(data: bytes) -> bool:
 
 def wants_facts(data: bytes) -> bool:
     """Whether a file's bytes can hold a cross-file fact of any family."""
-    return wants_full_facts(data) or wants_chat_facts(data)
+    return wants_full_facts(data) or wants_chat_facts(data) or wants_mcp_facts(data)
 
 
 def wants_chat_facts(data: bytes) -> bool:
     """Whether a file can dispatch Chat Completions tool calls through a registry that
     crosses files (a byte scan: it reads ``tool_calls`` and imports something)."""
     return b"tool_calls" in data and b"import" in data
+
+
+def wants_mcp_facts(data: bytes) -> bool:
+    """Whether a file can bind, re-export or use an MCP server that crosses files (a byte
+    scan: it names ``mcp``, as every server class's module and the usual name do, and
+    imports something)."""
+    return b"mcp" in data and b"import" in data
 
 
 # ------------------------------------------------------------------ chat facts
@@ -229,6 +241,8 @@ class _Derived:
     """``(registry file, registered name, signature)``, in the order they are set."""
     named: list[tuple[str, str]] = field(default_factory=list)
     """``(framework key, file)``."""
+    mcp_servers: dict[str, str] = field(default_factory=dict)
+    """Imported name (qualified) → origin of the MCP server it refers to."""
     read: set[str] = field(default_factory=set)
     probed: set[str] = field(default_factory=set)
 
@@ -267,6 +281,10 @@ class ProjectIndex:
     """``file`` → registered name → signature facts of the imported function it names."""
     chat_registry_keys: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     """``file`` → imported registry (qualified) → ``[keys, closed]``."""
+    mcp_servers: dict[str, dict[str, str]] = field(default_factory=dict)
+    """``file`` → imported name (qualified) it registers tools on → the origin value of
+    the MCP server that name is bound to in another file (``official``, ``fastmcp``,
+    ``lowlevel``)."""
     extract: Extractor | None = field(default=None, repr=False, compare=False)
     extracted: dict[str, ModuleFacts] = field(default_factory=dict, repr=False, compare=False)
     """Files a fact named and ``facts_of`` parsed: the runner caches their facts too."""
@@ -290,7 +308,9 @@ class ProjectIndex:
     @property
     def has_cross_facts(self) -> bool:
         """Whether any file's results depend on another file's facts."""
-        return bool(self.uses or self.types or self.chat_registry_keys or self.named)
+        return bool(
+            self.uses or self.types or self.chat_registry_keys or self.named or self.mcp_servers
+        )
 
     def uses_in(self, path: str) -> dict[str, list[AgentUse]]:
         """Function name → agents in other files that use it as their behaviour."""
@@ -326,6 +346,18 @@ class ProjectIndex:
                 parts.append(json.dumps(found, sort_keys=True))
         return "\n".join(parts)
 
+    def mcp_server(self, path: str, qualified: str) -> str | None:
+        """The origin value (``official``, ``fastmcp``, ``lowlevel``) of the MCP server an
+        imported name of ``path`` refers to, if a module of the project binds it to one
+        (re-exports followed); ``None`` if not known."""
+        return self.mcp_servers.get(path, {}).get(qualified)
+
+    def mcp_digest(self, path: str) -> str:
+        """What of the MCP facts ``path``'s results can depend on ("" if nothing): the
+        origins of the servers of other files it registers tools on."""
+        found = self.mcp_servers.get(path)
+        return json.dumps(sorted(found.items())) if found else ""
+
     def chat_uses_of_registries(self, path: str) -> dict[str, list[ChatUse]]:
         """Registry name → loops of other files dispatching through it."""
         return {name: uses for (file, name), uses in self.chat_registries.items() if file == path}
@@ -334,15 +366,16 @@ class ProjectIndex:
         """Function name → loops of other files that dispatch to it."""
         return {name: uses for (file, name), uses in self.chat_functions.items() if file == path}
 
-    def view(self, path: str) -> tuple[str, str, bool, bool]:
+    def view(self, path: str) -> tuple[str, str, bool, bool, str]:
         """Everything of the index that checking ``path`` can read (``digest``,
-        ``chat_digest`` and whether a fact of another file names it): equal views, equal
-        results."""
+        ``chat_digest``, whether a fact of another file names it, ``mcp_digest``): equal
+        views, equal results."""
         return (
             self.digest(path),
             self.chat_digest(path),
             self.names_file("openai_agents", path),
             self.names_file("openai_chat", path),
+            self.mcp_digest(path),
         )
 
     # -- building
@@ -428,7 +461,10 @@ class ProjectIndex:
         facts = self._given[path]
         agents = facts.get("agents") or {}
         chat = facts.get("chat") or {}
-        if not (agents.get("type_refs") or agents.get("uses") or chat.get("uses")):
+        mcp = facts.get("mcp") or {}
+        if not (
+            agents.get("type_refs") or agents.get("uses") or chat.get("uses") or mcp.get("uses")
+        ):
             return
         derived = self._recording = _Derived()
         try:
@@ -436,6 +472,8 @@ class ProjectIndex:
                 self._derive_agents(path, agents, derived)
             if chat.get("uses"):
                 self._derive_chat(path, chat, derived)
+            if mcp.get("uses"):
+                self._derive_mcp(path, mcp, derived)
         finally:
             self._recording = None
         self._derived[path] = derived
@@ -476,6 +514,7 @@ class ProjectIndex:
         functions: dict[tuple[str, str], list[ChatUse]] = {}
         signatures: dict[str, dict[str, list[Any]]] = {}
         registry_keys: dict[str, dict[str, list[Any]]] = {}
+        mcp_servers: dict[str, dict[str, str]] = {}
         contributions = [(path, self._derived[path]) for path in sorted(self._derived)]
         for path, derived in contributions:
             if derived.types:
@@ -497,9 +536,12 @@ class ProjectIndex:
                 functions.setdefault(target, []).append(chat_use)
             for owner, local, signature in derived.signatures:
                 signatures.setdefault(owner, {})[local] = signature
+            if derived.mcp_servers:
+                mcp_servers[path] = derived.mcp_servers
         self.uses, self.types, self.named = uses, types, named
         self.chat_registries, self.chat_functions = registries, functions
         self.chat_signatures, self.chat_registry_keys = signatures, registry_keys
+        self.mcp_servers = mcp_servers
 
     def _derive_agents(self, path: str, agents: Mapping[str, Any], derived: _Derived) -> None:
         """An agents module's output types (imported classes) and the behaviour functions
@@ -553,6 +595,21 @@ class ProjectIndex:
                     derived.functions.append((target, chat_use))
                     derived.named.append(("openai_chat", target[0]))
 
+    def _derive_mcp(self, path: str, mcp: Mapping[str, Any], derived: _Derived) -> None:
+        """The origins of the servers of other files an MCP module registers tools on:
+        each imported name it uses as the owner of a registration, resolved to the file
+        and module-level name that binds it (re-exports followed)."""
+        for qualified in mcp["uses"]:
+            if not isinstance(qualified, str):
+                continue
+            found = self._resolve(path, qualified, "servers", family="mcp")
+            if found is None:
+                continue
+            file, name = found
+            origin = (self.facts_of(file).get("mcp") or {})["servers"][name]
+            if isinstance(origin, str):
+                derived.mcp_servers[qualified] = origin
+
     def _registered(self, owner: str, local: str, ref: str | None) -> tuple[str, str] | None:
         """``(file, function)`` a registry entry of ``owner`` names: a top-level ``def`` of
         ``owner`` or an imported one (re-exports followed)."""
@@ -594,7 +651,8 @@ class ProjectIndex:
         self, importer: str, qualified: str, table: str, depth: int = 0, family: str = "chat"
     ) -> tuple[str, str] | None:
         """``(file, name)`` of an imported name found in the ``table`` of a family's facts
-        (``agents``: ``functions``, ``classes``; ``chat``: ``signatures``, ``registries``)."""
+        (``agents``: ``functions``, ``classes``; ``chat``: ``signatures``, ``registries``;
+        ``mcp``: ``servers``)."""
         if depth > _MAX_REEXPORT_DEPTH:
             return None
         level = len(qualified) - len(qualified.lstrip("."))

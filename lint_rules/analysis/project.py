@@ -342,9 +342,10 @@ class Project:
         changed ``Agent(...)`` in ``main.py`` those of the ``behaviors.py`` whose
         function it uses; changed tool schemas in ``loop.py`` those of the
         ``tools.py`` whose registry it imports (and the registry's keys those
-        of ``loop.py``); a first-party ``agents/`` appearing (or the project's
-        packaging metadata starting or ceasing to name the SDK) those of every
-        file beside it. ``keys`` are the frameworks whose facts count.
+        of ``loop.py``); a changed server origin in ``server.py`` those of the
+        ``tools.py`` that registers tools on it; a first-party ``agents/``
+        appearing (or the project's packaging metadata starting or ceasing to
+        name the SDK) those of every file beside it. ``keys`` are the frameworks whose facts count.
         """
         parts: list[str] = []
         polyai = self.polyai_for(path) if "polyai" in keys else None
@@ -369,6 +370,10 @@ class Project:
             indexed = self.index.chat_digest(path)
             if indexed:
                 parts.extend(["chat", indexed])
+        if "mcp" in keys and self.index is not None:
+            indexed = self.index.mcp_digest(path)
+            if indexed:
+                parts.extend(["mcp", indexed])
         if not parts:
             return ""
         payload = "\n".join(parts)

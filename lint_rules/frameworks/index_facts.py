@@ -2,7 +2,8 @@
 
 The file is parsed once; each family adds its key to ``ModuleFacts.data``
 (``agents``: :mod:`lint_rules.frameworks.openai_agents.facts`; ``chat``:
-:mod:`lint_rules.frameworks.openai_chat.facts`). ``toolret check`` and the
+:mod:`lint_rules.frameworks.openai_chat.facts`; ``mcp``:
+:mod:`lint_rules.frameworks.mcp.facts`). ``toolret check`` and the
 language server both index through here.
 """
 
@@ -30,12 +31,17 @@ def extract_parsed(
     module: ParsedModule, data: bytes, project: Project | None = None
 ) -> ModuleFacts:
     """The index facts of a file already parsed (``data``: its bytes, for the byte tests)."""
+    from lint_rules.frameworks.mcp.facts import extract_module as mcp_facts
     from lint_rules.frameworks.openai_agents.facts import extract_module as agents_facts
     from lint_rules.frameworks.openai_chat.facts import extract_module as chat_facts
 
     try:
         return ModuleFacts(
-            {"agents": agents_facts(module, data, project), "chat": chat_facts(module, data)}
+            {
+                "agents": agents_facts(module, data, project),
+                "chat": chat_facts(module, data),
+                "mcp": mcp_facts(module, data),
+            }
         )
     except RecursionError:
         return EMPTY_FACTS
