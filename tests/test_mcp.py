@@ -148,12 +148,8 @@ def expected_for(origin: str, source: str) -> Found:
     return want
 
 
-BINDING_BUGS = {
-    "self-attribute-from-parameter": (
-        "rule bug: `self.mcp = mcp` from `__init__(self, mcp: FastMCP)` is not followed "
-        "(attribute_servers only knows `self.x = <server call>`); corpus S8, awslabs amazon-mq"
-    ),
-}
+BINDING_BUGS: dict[str, str] = {}
+"""binding → why recognition misses it (none left)."""
 
 
 def _binding(name: str) -> object:
@@ -536,16 +532,7 @@ CASES: dict[str, str] = {
     ),
 }
 
-BUGS: dict[str, str] = {
-    "601-subclass-of-fastmcp": (
-        "rule gap: a project subclass of FastMCP (`class S3Server(FastMCP)`, corpus S6: awslabs "
-        "s3-tables, mcp-atlassian) is not a server; its bare `@app.tool` is not reported"
-    ),
-    "602-assert-never-at-end": (
-        "rule bug: `assert_never(x)` as the last statement does not return, but TRV602 reports "
-        "a fall-through to `None`"
-    ),
-}
+BUGS: dict[str, str] = {}
 """case → why the rule is wrong there (a rule bug: see the report)."""
 
 
@@ -560,11 +547,6 @@ def test_rule_cases(name: str) -> None:
     assert_marked(CASES[name])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rule bug: TRV605 reports `context: str` (a builtin annotation) although the "
-    "parameter is a real argument named `context` (awslabs ccapi server.py:275)",
-)
 def test_context_named_argument_with_a_real_type() -> None:
     """awslabs ccapi: ``context: str = Field(default='')`` is a real argument."""
     assert_marked(

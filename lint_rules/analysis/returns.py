@@ -23,7 +23,16 @@ import libcst as cst
 from lint_rules.analysis.literals import int_value
 from lint_rules.analysis.walk import run_visitor
 
-_NEVER_RETURNING_CALLS = frozenset({"sys.exit", "os._exit", "os.abort"})
+_NEVER_RETURNING_CALLS = frozenset(
+    {
+        "sys.exit",
+        "os._exit",
+        "os.abort",
+        "assert_never",
+        "typing.assert_never",
+        "typing_extensions.assert_never",
+    }
+)
 _NEVER_RETURNING_BUILTINS = frozenset({"exit", "quit"})
 
 

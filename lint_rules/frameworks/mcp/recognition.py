@@ -65,6 +65,10 @@ SERVER_CLASSES: dict[str, Origin] = {
 }
 """Qualified names of the server classes (mcp 1.x and 2.x, fastmcp)."""
 REGISTRARS = frozenset({"tool", "resource", "prompt"})
+_OVERRIDES = frozenset(
+    {"tool", "add_tool", "resource", "prompt", "call_tool", "_call_tool", "_mcp_call_tool"}
+)
+"""Methods a server subclass may override to change what a tool's return value does."""
 _ELIDED = re.compile(r"#[^\n]*(?:\.\.\.|…)")
 """A comment that elides code (``# ... do work ...``)."""
 _MAX_DEPTH = 4
@@ -111,12 +115,44 @@ class McpFile:
     _module_servers: dict[str, Origin | None] = field(default_factory=dict, repr=False)
     _resolving: set[str] = field(default_factory=set, repr=False)
     _factories: dict[int, Origin | None] = field(default_factory=dict, repr=False)
+    _attributes_resolving: bool = field(default=False, repr=False)
+    _subclasses: set[int] = field(default_factory=set, repr=False)
 
     # -- servers
 
     def class_origin(self, node: cst.BaseExpression) -> Origin | None:
+        """The origin of a server class: one of the SDKs' classes through imports, or a
+        same-module subclass of one that does not override how tools are registered or
+        called (``class OrdersServer(FastMCP): ...``)."""
+        if isinstance(node, cst.Subscript):
+            node = node.value  # FastMCP[State]
         qualified = self.module.qualified_name(node)
-        return SERVER_CLASSES.get(qualified) if qualified is not None else None
+        if qualified is not None and qualified in SERVER_CLASSES:
+            return SERVER_CLASSES[qualified]
+        if (
+            isinstance(node, cst.Name)
+            and node.value in self.module.classes
+            and node.value not in self.module.shadowed
+        ):
+            return self._subclass_origin(self.module.classes[node.value])
+        return None
+
+    def _subclass_origin(self, cls: cst.ClassDef) -> Origin | None:
+        bases = [arg.value for arg in cls.bases if arg.keyword is None]
+        if len(bases) != 1 or id(cls) in self._subclasses:
+            return None
+        self._subclasses.add(id(cls))
+        try:
+            origin = self.class_origin(bases[0])
+        finally:
+            self._subclasses.discard(id(cls))
+        if origin is None:
+            return None
+        for node in find_indexed(cls.body, cst.FunctionDef):
+            assert isinstance(node, cst.FunctionDef)
+            if node.name.value in _OVERRIDES:
+                return None  # its own registration or calling: not the SDK's
+        return origin
 
     def call_origin(self, node: cst.BaseExpression | None, depth: int = 0) -> Origin | None:
         """The origin of a server built by ``node``: a constructor call, or a call of a
@@ -178,6 +214,19 @@ class McpFile:
     def attribute_servers(self) -> dict[str, Origin]:
         """``self.<name>`` attributes assigned a server (and nothing else) in the module."""
         found: dict[str, set[Origin | None]] = {}
+        self._attributes_resolving = True
+        try:
+            self._attribute_origins(found)
+        finally:
+            self._attributes_resolving = False
+        known: dict[str, Origin] = {}
+        for name, origins in found.items():
+            only = next(iter(origins)) if len(origins) == 1 else None
+            if only is not None:
+                known[name] = only
+        return known
+
+    def _attribute_origins(self, found: dict[str, set[Origin | None]]) -> None:
         for node in find_indexed(self.module.tree, cst.Assign, cst.AnnAssign, nested=True):
             targets: list[cst.BaseExpression]
             if isinstance(node, cst.Assign):
@@ -192,13 +241,10 @@ class McpFile:
                     and isinstance(target.value, cst.Name)
                     and target.value.value == "self"
                 ):
-                    found.setdefault(target.attr.value, set()).add(self.call_origin(value))
-        known: dict[str, Origin] = {}
-        for name, origins in found.items():
-            only = next(iter(origins)) if len(origins) == 1 else None
-            if only is not None:
-                known[name] = only
-        return known
+                    # ``self.mcp = FastMCP(...)``, or ``self.mcp = mcp`` of a parameter
+                    # annotated with a server class
+                    origin = self.origin_in(self.function_of(node), value)
+                    found.setdefault(target.attr.value, set()).add(origin)
 
     def origin_in(
         self, function: cst.FunctionDef | None, node: cst.BaseExpression | None, depth: int = 0
@@ -211,6 +257,8 @@ class McpFile:
             return self.call_origin(node, depth)
         if isinstance(node, cst.Attribute):
             if isinstance(node.value, cst.Name) and node.value.value == "self":
+                if self._attributes_resolving:
+                    return None  # ``self.a = self.b``: not followed
                 return self.attribute_servers.get(node.attr.value)
             return None
         if not isinstance(node, cst.Name):

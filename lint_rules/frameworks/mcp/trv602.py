@@ -20,6 +20,7 @@ class McpReturnContradictsAnnotation(Rule):
     ## What it does
     Checks MCP tools whose return annotation produces an output schema for
     return values that certainly contradict it: a dict or list under `-> str`;
+    a dict under `-> list[X]`;
     a `str` (also `json.dumps(...)`) under `-> dict[str, X]`, `Dict[...]`, a
     `TypedDict`, a pydantic model or a dataclass; `None` (returned, or falling
     off the end) under an annotation that is not optional; a dict display that
@@ -186,6 +187,8 @@ def contradiction(
         return None if promised.optional else "`None`"
     if promised.kind == "str" and kind in (Kind.DICT, Kind.LIST, Kind.TUPLE):
         return f"a `{kind.value}`"
+    if promised.kind == "list" and kind is Kind.DICT:
+        return "a `dict`"
     if promised.is_mapping and kind is Kind.STR:
         return "a `str`"
     if promised.kind == "model" and promised.model is not None and isinstance(value, cst.Dict):

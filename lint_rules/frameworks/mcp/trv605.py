@@ -20,7 +20,8 @@ class McpContextParameterUnannotated(Rule):
     ## What it does
     Checks MCP tools for a parameter named `ctx` or `context` without an
     annotation, or annotated with a type that is certainly not a context (a
-    class of `mcp.types` such as `CallToolResult`, or a builtin type).
+    class of `mcp.types` such as `CallToolResult`). A parameter annotated with
+    a builtin type (`context: str`) is a real argument and is not reported.
 
     ## Why is this bad?
     The server recognises the request context by its annotation (`Context`),
@@ -128,9 +129,8 @@ async def order_status(order_id: str, ctx: "Context") -> str:
 
 def _not_a_context(context: McpFile, annotation: cst.BaseExpression) -> str | None:
     """The annotation's name when it is certainly not a context class: a class of
-    ``mcp.types`` (``CallToolResult``…) or a builtin type."""
-    if isinstance(annotation, cst.Name) and context.module.is_builtin(annotation, annotation.value):
-        return annotation.value if annotation.value in _BUILTIN_TYPES else None
+    ``mcp.types`` (``CallToolResult``…). A builtin type is not: a tool may well take a
+    real argument named ``context`` (``context: str``)."""
     qualified = context.module.qualified_name(annotation)
     if qualified is not None and qualified.startswith("mcp.types."):
         return qualified.rsplit(".", 1)[1]
@@ -145,6 +145,3 @@ def _message(tool: str, param: cst.Param, wrong: str | None) -> str:
         f"Tool `{tool}`'s `{name}` {said}: the server does not pass the context, and the "
         f"model sees `{name}` as {how} to invent; annotate it `{name}: Context`"
     )
-
-
-_BUILTIN_TYPES = frozenset({"str", "int", "float", "bool", "dict", "list", "object"})
