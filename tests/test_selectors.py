@@ -46,8 +46,8 @@ def write(path: Path, text: str) -> Path:
     [
         ("TRV999", ""),
         ("TRV110", " (did you mean `TRV101`?)"),
-        ("TRV6", ""),  # a prefix that selects nothing
-        ("TRV60", ""),
+        ("TRV95", ""),  # a prefix that selects nothing
+        ("TRV99", ""),
         ("trv101", " (did you mean `TRV101`?)"),
     ],
 )
