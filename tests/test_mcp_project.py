@@ -116,6 +116,7 @@ def test_every_way_of_registering_on_an_imported_server_is_a_use(tmp_path: Path)
         from pkg.e import low
         from pkg.f import unused
         import json
+        import mcp.types  # the family's signal: files without one are not indexed
 
 
         @one.resource("r://x")

@@ -159,10 +159,12 @@ def wants_chat_facts(data: bytes) -> bool:
 
 
 def wants_mcp_facts(data: bytes) -> bool:
-    """Whether a file can bind, re-export or use an MCP server that crosses files (a byte
-    scan: it names ``mcp``, as every server class's module and the usual name do, and
-    imports something)."""
-    return b"mcp" in data and b"import" in data
+    """Whether a file can bind, re-export or use an MCP server that crosses files: the MCP
+    family's byte signal (an import of ``mcp``/``fastmcp``, or of a name ``mcp``), so a
+    tree without MCP code never parses a file for these facts."""
+    from lint_rules import prefilter
+
+    return prefilter.has_signal("mcp", data, "")
 
 
 # ------------------------------------------------------------------ chat facts
