@@ -20,7 +20,8 @@ EXCEPTION: Final[dict[str, str]] = {
     "openai_chat": "the loop sends the model its repr as a result, or `json.dumps` raises",
     "anthropic": "the tool runner sends the model an `is_error` `TypeError` instead of "
     "the message (2.x), or raises `TypeError: Object of type … is not JSON serializable` (0.x)",
-    "mcp": "the server sends its message as a successful result (`isError: false`)",
+    "mcp": "the server sends its message as a successful result (`isError: false`; a "
+    "low-level handler's gets `Unexpected return type` instead)",
 }
 
 COROUTINE: Final[dict[str, str]] = {

@@ -41,8 +41,12 @@ class Mcp:
         return [recognise(module, project)]
 
     def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
-        """The server's tools (decorated or registered); low-level handlers are not tools."""
-        return [plain_tool(module, t.function, self.key) for t in recognise(module, project).tools]
+        """The server's tools (decorated or registered) and low-level ``call_tool`` handlers:
+        what they return is what the client gets."""
+        found = recognise(module, project)
+        functions = [t.function for t in found.tools]
+        functions += [h for h, _ in found.call_tool_handlers if h not in functions]
+        return [plain_tool(module, f, self.key) for f in functions]
 
     def describe(
         self, module: ParsedModule, project: Project | None
