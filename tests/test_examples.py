@@ -79,6 +79,7 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("openai_chat", "TRV4", 9),
         ("anthropic", "TRV5", 8),
         ("mcp", "TRV6", 7),
+        ("pydantic_ai", "TRV8", 3),
         ("openai_agents", "TRV9", 2),
     ],
 )

@@ -1,0 +1,486 @@
+"""Recognition of Pydantic AI tools, and whether each takes the run context.
+
+**By import, never by a bare name.** An *owner* is an expression known to be a
+``pydantic_ai.Agent(...)`` (also ``Agent[Deps, Out](...)``) or a
+``FunctionToolset(...)``: a module-level name bound (once) to such a call, a
+local of the function that binds it so, a parameter annotated with one of the
+classes (``def register(agent: Agent[Deps])``), or ``self.<name>`` where every
+assignment of ``self.<name>`` in the module is such a call. A project's own
+``Agent`` class is none of these.
+
+Tools are the functions
+
+- decorated ``@owner.tool`` / ``@owner.tool(...)`` / ``@owner.tool_plain`` /
+  ``@owner.tool_plain(...)``, or registered ``owner.tool(fn)`` /
+  ``owner.tool_plain(fn)`` / ``toolset.add_function(fn, takes_ctx=...)``;
+- given to ``Tool(fn, ...)`` / ``Tool(function=fn, ...)``;
+- named in ``Agent(..., tools=[...])`` / ``FunctionToolset([...])`` /
+  ``FunctionToolset(tools=[...])`` (a display, or a name bound to one).
+
+Whether a tool takes the context (pydantic-ai-slim 1.107 and 2.68,
+``_function_schema.py``): ``Agent.tool`` yes, ``tool_plain`` no,
+``Tool(takes_ctx=True/False)`` as given, ``Tool(fn)`` / ``tools=[fn]`` /
+``add_function(fn)`` inferred from the first parameter's annotation.
+``FunctionToolset.tool`` infers it in 1.x (with a ``DeprecationWarning``) and
+forces it in 2.x: only what is wrong in both versions is reported for it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import libcst as cst
+
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.analysis.returns import FunctionFlow, analyse_function
+from lint_rules.analysis.walk import find_indexed
+from lint_rules.frameworks.mcp.recognition import _bindings
+
+AGENT_CLASSES = frozenset({"pydantic_ai.Agent", "pydantic_ai.agent.Agent"})
+TOOLSET_CLASSES = frozenset(
+    {
+        "pydantic_ai.FunctionToolset",
+        "pydantic_ai.toolsets.FunctionToolset",
+        "pydantic_ai.toolsets.function.FunctionToolset",
+    }
+)
+TOOL_CLASSES = frozenset({"pydantic_ai.Tool", "pydantic_ai.tools.Tool"})
+RUN_CONTEXT = frozenset(
+    {
+        "pydantic_ai.RunContext",
+        "pydantic_ai.tools.RunContext",
+        "pydantic_ai._run_context.RunContext",
+    }
+)
+_NOT_CONTEXT_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "datetime.")
+_ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
+_MAX_DEPTH = 4
+
+
+class Owner(enum.Enum):
+    AGENT = "Agent"
+    TOOLSET = "FunctionToolset"
+
+
+class Ctx(enum.Enum):
+    """Whether the framework passes the run context as the first argument."""
+
+    CONTEXT = "takes the context"
+    PLAIN = "plain"
+    INFERRED = "inferred from the first parameter's annotation"
+    TOOLSET_TOOL = "`FunctionToolset.tool`: inferred in 1.x, the context in 2.x"
+    UNKNOWN = "not known"
+
+
+@dataclass
+class PydanticTool:
+    """One registration of a function as a Pydantic AI tool."""
+
+    function: cst.FunctionDef
+    ctx: Ctx
+    how: str
+    """How it is registered, for messages: ``@agent.tool_plain``, ``Tool(...)``, …"""
+    node: cst.CSTNode
+    """The decorator or the registering expression."""
+
+    @property
+    def name(self) -> str:
+        return self.function.name.value
+
+
+def parameters(function: cst.FunctionDef) -> list[cst.Param]:
+    """The parameters in ``inspect.signature`` order."""
+    params = function.params
+    found = [*params.posonly_params, *params.params]
+    if isinstance(params.star_arg, cst.Param):
+        found.append(params.star_arg)
+    found.extend(params.kwonly_params)
+    if params.star_kwarg is not None:
+        found.append(params.star_kwarg)
+    return found
+
+
+@dataclass
+class PydanticAiFile:
+    """One module that may define Pydantic AI tools."""
+
+    module: ParsedModule
+    project: Project | None = None
+    _locals: dict[int, dict[str, tuple[str, cst.BaseExpression | None]]] = field(
+        default_factory=dict, repr=False
+    )
+    _module_owners: dict[str, Owner | None] = field(default_factory=dict, repr=False)
+    _resolving: set[str] = field(default_factory=set, repr=False)
+    _flows: dict[int, FunctionFlow] = field(default_factory=dict, repr=False)
+
+    # -- owners
+
+    def class_owner(self, node: cst.BaseExpression) -> Owner | None:
+        if isinstance(node, cst.Subscript):
+            node = node.value  # Agent[Deps, Out]
+        qualified = self.module.qualified_name(node)
+        if qualified in AGENT_CLASSES:
+            return Owner.AGENT
+        if qualified in TOOLSET_CLASSES:
+            return Owner.TOOLSET
+        return None
+
+    def call_owner(self, node: cst.BaseExpression | None) -> Owner | None:
+        if isinstance(node, cst.Call):
+            return self.class_owner(node.func)
+        return None
+
+    def owner_in(
+        self, function: cst.FunctionDef | None, node: cst.BaseExpression | None, depth: int = 0
+    ) -> Owner | None:
+        """What ``node`` (an expression of ``function``; ``None``: the module body) is
+        certainly: an agent, a function toolset, or ``None``."""
+        if node is None or depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Call):
+            return self.call_owner(node)
+        if isinstance(node, cst.Attribute):
+            if isinstance(node.value, cst.Name) and node.value.value == "self":
+                return self.attribute_owners.get(node.attr.value)
+            return None
+        if not isinstance(node, cst.Name):
+            return None
+        name = node.value
+        for scope in self.enclosing_functions(function):
+            local = self.local_binding(scope, name)
+            if local is not None:
+                kind, value = local
+                if kind == "parameter":
+                    if value is None or isinstance(value, cst.BaseString):
+                        return None
+                    return self.class_owner(value)
+                if kind == "assigned":
+                    return self.owner_in(scope, value, depth + 1)
+                return None
+        return self.module_owner(name)
+
+    def module_owner(self, name: str) -> Owner | None:
+        if name in self.module.shadowed:
+            return None
+        if name in self._module_owners:
+            return self._module_owners[name]
+        value = self.module.constants.get(name)
+        if value is None or name in self._resolving:
+            return None
+        self._resolving.add(name)
+        try:
+            owner = self.call_owner(value)
+        finally:
+            self._resolving.discard(name)
+        self._module_owners[name] = owner
+        return owner
+
+    @cached_property
+    def attribute_owners(self) -> dict[str, Owner]:
+        """``self.<name>`` attributes assigned an agent or toolset (and nothing else)."""
+        found: dict[str, set[Owner | None]] = {}
+        for node in find_indexed(self.module.tree, cst.Assign, cst.AnnAssign, nested=True):
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+                value: cst.BaseExpression | None = node.value
+            else:
+                assert isinstance(node, cst.AnnAssign)
+                targets, value = [node.target], node.value
+            for target in targets:
+                if (
+                    isinstance(target, cst.Attribute)
+                    and isinstance(target.value, cst.Name)
+                    and target.value.value == "self"
+                ):
+                    found.setdefault(target.attr.value, set()).add(self.call_owner(value))
+        known: dict[str, Owner] = {}
+        for name, owners in found.items():
+            only = next(iter(owners)) if len(owners) == 1 else None
+            if only is not None:
+                known[name] = only
+        return known
+
+    # -- scopes
+
+    def function_of(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        index = self.module.index
+        scope = index.enclosing_scope(node)
+        while isinstance(scope, cst.ClassDef):
+            scope = index.enclosing_scope(scope)
+        return scope if isinstance(scope, cst.FunctionDef) else None
+
+    def enclosing_functions(self, function: cst.FunctionDef | None) -> Iterator[cst.FunctionDef]:
+        index = self.module.index
+        node: cst.CSTNode | None = function
+        while isinstance(node, cst.FunctionDef):
+            yield node
+            node = index.enclosing_scope(node)
+            while node is not None and not isinstance(node, cst.FunctionDef):
+                if isinstance(node, cst.ClassDef):
+                    node = index.enclosing_scope(node)
+                    continue
+                return
+
+    def local_binding(
+        self, function: cst.FunctionDef, name: str
+    ) -> tuple[str, cst.BaseExpression | None] | None:
+        table = self._locals.get(id(function))
+        if table is None:
+            table = self._locals[id(function)] = _bindings(function)
+        return table.get(name)
+
+    def function_named(self, where: cst.FunctionDef | None, name: str) -> cst.FunctionDef | None:
+        """The ``def`` a name refers to where it is used: a nested ``def`` of an enclosing
+        function (defined once, not otherwise bound), else a top-level one."""
+        for scope in self.enclosing_functions(where):
+            binding = self.local_binding(scope, name)
+            if binding is None:
+                continue
+            defs = [
+                n
+                for n in find_indexed(scope.body, cst.FunctionDef)
+                if isinstance(n, cst.FunctionDef) and n.name.value == name
+            ]
+            return defs[0] if binding[0] == "def" and len(defs) == 1 else None
+        if name in self.module.shadowed or name in self.module.constants:
+            return None
+        return self.module.functions.get(name)
+
+    def _sequence(
+        self, where: cst.FunctionDef | None, node: cst.BaseExpression
+    ) -> cst.List | cst.Tuple | None:
+        """A list/tuple display, or a name bound (once) to one."""
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return node
+        if not isinstance(node, cst.Name):
+            return None
+        for scope in self.enclosing_functions(where):
+            local = self.local_binding(scope, node.value)
+            if local is not None:
+                kind, value = local
+                if kind == "assigned" and isinstance(value, (cst.List, cst.Tuple)):
+                    return value
+                return None
+        if node.value in self.module.shadowed:
+            return None
+        value = self.module.constants.get(node.value)
+        return value if isinstance(value, (cst.List, cst.Tuple)) else None
+
+    # -- tools
+
+    @cached_property
+    def registrations(self) -> list[PydanticTool]:
+        """Every registration of a function as a tool, in source order (a function may be
+        registered more than once)."""
+        found: list[PydanticTool] = []
+        for node in find_indexed(self.module.tree, cst.FunctionDef, nested=True):
+            assert isinstance(node, cst.FunctionDef)
+            for decorator in node.decorators:
+                expr = decorator.decorator
+                if isinstance(expr, cst.Call):
+                    expr = expr.func
+                if not isinstance(expr, cst.Attribute):
+                    continue
+                method = expr.attr.value
+                if method not in ("tool", "tool_plain"):
+                    continue
+                owner = self.owner_in(self.function_of(node), expr.value)
+                if owner is None:
+                    continue
+                ctx = _decorated_ctx(owner, method)
+                found.append(PydanticTool(node, ctx, _how(owner, method), decorator))
+        for call in find_indexed(self.module.tree, cst.Call, nested=True):
+            assert isinstance(call, cst.Call)
+            found.extend(self._registered_by_call(call))
+        index = self.module.index
+        found.sort(key=lambda t: index.span(t.node)[0])
+        return found
+
+    def _registered_by_call(self, call: cst.Call) -> Iterator[PydanticTool]:
+        func = call.func
+        where = self.function_of(call)
+        # Tool(fn, takes_ctx=...)
+        if self.module.qualified_name(func) in TOOL_CLASSES:
+            target = _argument(call, 0, "function")
+            if isinstance(target, cst.Name):
+                function = self.function_named(where, target.value)
+                if function is not None:
+                    ctx = _takes_ctx(call)
+                    how = "`Tool(...)`" if ctx is Ctx.INFERRED else f"`Tool(..., {_KWARG[ctx]})`"
+                    yield PydanticTool(function, ctx, how, call)
+            return
+        owner = self.class_owner(func.value if isinstance(func, cst.Subscript) else func)
+        if owner is not None:
+            # Agent(tools=[...]) / FunctionToolset([...])
+            listed = _argument(call, 0 if owner is Owner.TOOLSET else None, "tools")
+            sequence = self._sequence(where, listed) if listed is not None else None
+            if sequence is None:
+                return
+            for element in sequence.elements:
+                if isinstance(element.value, cst.Name):
+                    function = self.function_named(where, element.value.value)
+                    if function is not None:
+                        how = f"`{owner.value}(tools=[...])`"
+                        yield PydanticTool(function, Ctx.INFERRED, how, element.value)
+            return
+        # owner.tool(fn) / owner.tool_plain(fn) / toolset.add_function(fn, ...)
+        if not isinstance(func, cst.Attribute):
+            return
+        method = func.attr.value
+        if method not in ("tool", "tool_plain", "add_function"):
+            return
+        target = _argument(call, 0, None)
+        if not isinstance(target, cst.Name):
+            return
+        owner = self.owner_in(where, func.value)
+        if owner is None or (method == "add_function" and owner is not Owner.TOOLSET):
+            return
+        function = self.function_named(where, target.value)
+        if function is None:
+            return
+        if method == "add_function":
+            yield PydanticTool(function, _takes_ctx(call), "`FunctionToolset.add_function`", call)
+        else:
+            yield PydanticTool(function, _decorated_ctx(owner, method), _how(owner, method), call)
+
+    def registered(self, tool: PydanticTool) -> str:
+        """How a tool is registered, with the line of a registering call (a decorator is on
+        the function)."""
+        if isinstance(tool.node, cst.Decorator):
+            return tool.how
+        return f"{tool.how} on line {self.module.range_of(tool.node).start.line}"
+
+    @cached_property
+    def tools(self) -> list[cst.FunctionDef]:
+        """The tool functions, each once, in source order."""
+        seen: dict[int, cst.FunctionDef] = {}
+        for registration in self.registrations:
+            seen.setdefault(id(registration.function), registration.function)
+        index = self.module.index
+        return sorted(seen.values(), key=lambda f: index.span(f)[0])
+
+    def flow(self, function: cst.FunctionDef) -> FunctionFlow:
+        kept = self._flows.get(id(function))
+        if kept is None:
+            kept = self._flows[id(function)] = analyse_function(
+                function, self.module.never_returning()
+            )
+        return kept
+
+    # -- annotations
+
+    def is_run_context(self, annotation: cst.BaseExpression, depth: int = 0) -> bool | None:
+        """``True``: certainly ``RunContext`` / ``RunContext[...]`` (or its string form);
+        ``False``: certainly something else (a builtin, a ``typing`` form, a same-module
+        class, a union of those…); ``None``: not known (an alias, another module's name)."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            text = annotation.evaluated_value if isinstance(annotation, cst.SimpleString) else None
+            if not isinstance(text, str):
+                return None
+            try:
+                parsed = cst.parse_expression(text.strip())
+            except cst.ParserSyntaxError:
+                return None
+            return self._is_run_context_parsed(parsed, depth + 1)
+        return self._is_run_context_parsed(annotation, depth)
+
+    def _is_run_context_parsed(self, node: cst.BaseExpression, depth: int) -> bool | None:
+        module = self.module
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            left = self.is_run_context(node.left, depth + 1)
+            right = self.is_run_context(node.right, depth + 1)
+            return False if left is False and right is False else None
+        if isinstance(node, cst.Subscript):
+            base = module.qualified_name(node.value)
+            if base in _ANNOTATED:
+                first = node.slice[0].slice if node.slice else None
+                if isinstance(first, cst.Index):
+                    inner = self.is_run_context(first.value, depth + 1)
+                    return False if inner is False else None
+                return None
+            verdict = self._is_run_context_parsed(node.value, depth + 1)
+            return verdict
+        if isinstance(node, cst.Name):
+            if node.value == "None":
+                return False
+            if module.is_builtin(node, node.value) and node.value not in module.constants:
+                import builtins
+
+                return False if isinstance(getattr(builtins, node.value, None), type) else None
+            if (
+                node.value in module.classes
+                and node.value not in module.shadowed
+                and node.value not in module.imports
+            ):
+                return False
+        qualified = module.qualified_name(node)
+        if qualified is None:
+            return None
+        if qualified in RUN_CONTEXT:
+            return True
+        if qualified.startswith(_NOT_CONTEXT_MODULES) and qualified not in _ANNOTATED:
+            return False
+        return None
+
+
+_KWARG = {
+    Ctx.CONTEXT: "takes_ctx=True",
+    Ctx.PLAIN: "takes_ctx=False",
+    Ctx.UNKNOWN: "takes_ctx=...",
+    Ctx.INFERRED: "",
+    Ctx.TOOLSET_TOOL: "",
+}
+
+
+def _decorated_ctx(owner: Owner, method: str) -> Ctx:
+    if method == "tool_plain":
+        return Ctx.PLAIN
+    return Ctx.CONTEXT if owner is Owner.AGENT else Ctx.TOOLSET_TOOL
+
+
+def _how(owner: Owner, method: str) -> str:
+    return f"`@agent.{method}`" if owner is Owner.AGENT else f"`@toolset.{method}`"
+
+
+def _argument(
+    call: cst.Call, position: int | None, keyword: str | None
+) -> cst.BaseExpression | None:
+    positional = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if positional == position:
+                return arg.value
+            positional += 1
+        elif keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    return None
+
+
+def _takes_ctx(call: cst.Call) -> Ctx:
+    for arg in call.args:
+        if arg.star:
+            return Ctx.UNKNOWN
+        if arg.keyword is not None and arg.keyword.value == "takes_ctx":
+            value = arg.value
+            if isinstance(value, cst.Name) and value.value in ("True", "False"):
+                return Ctx.CONTEXT if value.value == "True" else Ctx.PLAIN
+            if isinstance(value, cst.Name) and value.value == "None":
+                return Ctx.INFERRED
+            return Ctx.UNKNOWN
+    return Ctx.INFERRED
+
+
+def recognise(module: ParsedModule, project: Project | None = None) -> PydanticAiFile:
+    """The module's Pydantic AI facts, kept on the module for the rules of one parse."""
+    return module.remembered(_MEMO, (), lambda: PydanticAiFile(module, project))
+
+
+_MEMO = "pydantic_ai.recognise"
