@@ -67,6 +67,15 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV605": True,
     "TRV606": False,
     "TRV607": False,
+    "TRV701": True,
+    "TRV702": True,
+    "TRV703": True,
+    "TRV704": True,
+    "TRV705": True,
+    "TRV706": False,
+    "TRV801": True,
+    "TRV802": True,
+    "TRV803": True,
     "TRV901": True,
     "TRV902": True,
 }
@@ -78,6 +87,8 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "openai_chat": "TRV4",
     "anthropic": "TRV5",
     "mcp": "TRV6",
+    "langchain": "TRV7",
+    "pydantic_ai": "TRV8",
     "any_framework": "TRV9",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""

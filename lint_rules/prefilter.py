@@ -30,6 +30,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "openai_chat": ("openai",),
     "anthropic": ("anthropic",),
     "mcp": ("mcp",),
+    "langchain": ("langchain", "langgraph"),
+    "pydantic_ai": ("pydantic_ai",),
 }
 ANY_FRAMEWORK: Final = "any_framework"
 """The TRV9xx family: its signal is any other family's."""
@@ -63,6 +65,10 @@ _IMPORT_PATTERNS: Final[dict[str, str]] = {
     # another module of the project (``from .server import mcp``)
     "mcp": r"(?:\bfrom|\bimport)(?:\s|\\)+(?:fast)?mcp\b|\bimport\s[^\n#;]*\bmcp\b"
     r"|\bimport\s*\([^)]*\bmcp\b",
+    "langchain": r"(?:\bfrom|\bimport)(?:\s|\\)+(?:langchain\w*|langgraph)\b"
+    r"|\bimport\s[^\n#;]*,\s*(?:langchain\w*|langgraph)\b",
+    "pydantic_ai": r"(?:\bfrom|\bimport)(?:\s|\\)+pydantic_ai\b"
+    r"|\bimport\s[^\n#;]*,\s*pydantic_ai\b",
 }
 _TEXT_PATTERNS: Final[dict[str, re.Pattern[str]]] = {
     key: re.compile(pattern) for key, pattern in _IMPORT_PATTERNS.items()

@@ -79,6 +79,7 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("openai_chat", "TRV4", 9),
         ("anthropic", "TRV5", 8),
         ("mcp", "TRV6", 7),
+        ("langchain", "TRV7", 6),
         ("pydantic_ai", "TRV8", 3),
         ("openai_agents", "TRV9", 2),
     ],
@@ -99,6 +100,10 @@ def test_toolret_reports_exactly_the_expected_findings(
         ("browser_use", "TRV2"),
         ("openai_agents", "TRV3"),
         ("openai_chat", "TRV4"),
+        ("anthropic", "TRV5"),
+        ("mcp", "TRV6"),
+        ("langchain", "TRV7"),
+        ("pydantic_ai", "TRV8"),
         ("openai_agents", "TRV9"),
     ],
 )

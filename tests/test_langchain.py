@@ -99,12 +99,6 @@ def test_from_function_is_recognised(imports: str, call: str) -> None:
     assert_marked(source)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rule bug: `StructuredTool.from_function(coroutine=fn)` is not recognised "
-    "(only `func=` and the first positional); langchain-core 1.8.3 raises the same "
-    "`ValueError: Function must have a docstring` for it",
-)
 def test_from_function_coroutine_is_recognised() -> None:
     source = """\
         from langchain_core.tools import StructuredTool
@@ -197,11 +191,6 @@ def search(query: str):
     assert findings(source) == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rule bug: a function-local `def tool` shadowing the imported `tool` is still "
-    "resolved to langchain_core.tools.tool (module-level shadowing is handled)",
-)
 def test_a_local_tool_shadowing_the_import_is_not_checked() -> None:
     source = """\
         from langchain_core.tools import tool

@@ -82,14 +82,14 @@ def test_a_malformed_selector_says_what_is_expected(project: Path, toolret_cli: 
 
 def test_every_bad_flag_value_is_reported(project: Path, toolret_cli: Invoke) -> None:
     result = toolret_cli(
-        "check", "--no-cache", "--select", "TRV999", "--extend-select", "TRV7", "."
+        "check", "--no-cache", "--select", "TRV999", "--extend-select", "TRV95", "."
     )
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         "toolret: error: invalid value 'TRV999' for '--select <RULE_CODE>': "
         "Unknown rule selector: `TRV999`",
-        "toolret: error: invalid value 'TRV7' for '--extend-select <RULE_CODE>': "
-        "Unknown rule selector: `TRV7`",
+        "toolret: error: invalid value 'TRV95' for '--extend-select <RULE_CODE>': "
+        "Unknown rule selector: `TRV95`",
     ]
 
 

@@ -31,7 +31,7 @@ from typing import Any, Final, cast
 
 import libcst as cst
 
-from lint_rules.analysis.walk import child_list, iter_nodes
+from lint_rules.analysis.walk import child_list, find_indexed, iter_nodes
 
 Targets = Callable[[Any], tuple[cst.BaseExpression, ...]]
 """The targets a binding node binds through: ``x`` of ``for x in …``, ``(a, b)`` of
@@ -187,3 +187,107 @@ def names_in(node: cst.CSTNode) -> Iterator[str]:
 def mentions(node: cst.CSTNode, names: Container[str]) -> bool:
     """Whether a ``Name`` at or below ``node`` is one of ``names``."""
     return any(name in names for name in names_in(node))
+
+
+def local_bindings(function: cst.FunctionDef) -> dict[str, tuple[str, cst.BaseExpression | None]]:
+    """How a function binds each of its own names (not those of nested scopes):
+    ``("parameter", annotation)``, ``("assigned", value)`` for a name assigned exactly
+    once with a plain target, ``("def", None)`` for a nested ``def`` bound once, and
+    ``("other", None)`` for any other binding or a name bound more than once. (The
+    MCP and Pydantic AI recognitions ask what a name of the function refers to.)"""
+    found: dict[str, tuple[str, cst.BaseExpression | None]] = {}
+    counts: dict[str, int] = {}
+    params = function.params
+    for param in (
+        *params.posonly_params,
+        *params.params,
+        *params.kwonly_params,
+        *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)),
+    ):
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        found[param.name.value] = ("parameter", annotation)
+        counts[param.name.value] = 1
+    for node in find_indexed(function.body, cst.Assign, cst.AnnAssign, cst.AugAssign):
+        if isinstance(node, cst.Assign):
+            single = len(node.targets) == 1
+            for target in node.targets:
+                for name in _plain_names(target.target):
+                    simple = single and isinstance(target.target, cst.Name)
+                    binding = ("assigned", node.value) if simple else ("other", None)
+                    _bind_once(found, counts, name, binding)
+        elif isinstance(node, cst.AnnAssign):
+            for name in _plain_names(node.target):
+                value = node.value
+                _bind_once(found, counts, name, ("assigned", value) if value else ("other", None))
+        else:
+            assert isinstance(node, cst.AugAssign)
+            for name in _plain_names(node.target):
+                _bind_once(found, counts, name, ("other", None))
+    for node in find_indexed(
+        function.body,
+        cst.For,
+        cst.With,
+        cst.NamedExpr,
+        cst.ExceptHandler,
+        cst.Import,
+        cst.ImportFrom,
+        cst.Global,
+        cst.Nonlocal,
+    ):
+        for name in _bound_by_node(node):
+            _bind_once(found, counts, name, ("other", None))
+    for node in find_indexed(function.body, cst.FunctionDef, cst.ClassDef):
+        # nested scopes are not entered: these are the function's own ``def``s
+        assert isinstance(node, (cst.FunctionDef, cst.ClassDef))
+        kind = "def" if isinstance(node, cst.FunctionDef) else "other"
+        _bind_once(found, counts, node.name.value, (kind, None))
+    return found
+
+
+def _bind_once(
+    found: dict[str, tuple[str, cst.BaseExpression | None]],
+    counts: dict[str, int],
+    name: str,
+    binding: tuple[str, cst.BaseExpression | None],
+) -> None:
+    counts[name] = counts.get(name, 0) + 1
+    found[name] = binding if counts[name] == 1 else ("other", None)
+
+
+def _plain_names(target: cst.BaseExpression) -> Iterator[str]:
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _plain_names(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _plain_names(target.value)
+
+
+def _bound_by_node(node: cst.CSTNode) -> Iterator[str]:
+    if isinstance(node, cst.For):
+        yield from _plain_names(node.target)
+    elif isinstance(node, cst.With):
+        for with_item in node.items:
+            if with_item.asname is not None:
+                yield from _plain_names(with_item.asname.name)
+    elif isinstance(node, cst.NamedExpr):
+        yield from _plain_names(node.target)
+    elif isinstance(node, cst.ExceptHandler):
+        if node.name is not None and isinstance(node.name.name, cst.Name):
+            yield node.name.name.value
+    elif isinstance(node, (cst.Import, cst.ImportFrom)):
+        names = node.names
+        if isinstance(names, cst.ImportStar):
+            return
+        for alias in names:
+            bound: cst.BaseExpression = (
+                alias.asname.name if alias.asname is not None else alias.name
+            )
+            while isinstance(bound, cst.Attribute):
+                bound = bound.value
+            if isinstance(bound, cst.Name):
+                yield bound.value
+    elif isinstance(node, (cst.Global, cst.Nonlocal)):
+        for item in node.names:
+            yield item.name.value

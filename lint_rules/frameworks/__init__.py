@@ -19,6 +19,8 @@ FRAMEWORK_PACKAGES = (
     "openai_chat",
     "anthropic",
     "mcp",
+    "langchain",
+    "pydantic_ai",
     "any_framework",
 )
 """The families, in the order their rules run; ``any_framework`` (TRV9xx, over every other

@@ -11,6 +11,8 @@ TITLES: Final[dict[str, str]] = {
     "openai_chat": "Chat Completions tool",
     "anthropic": "Anthropic `@beta_tool`",
     "mcp": "MCP tool",
+    "langchain": "LangChain tool",
+    "pydantic_ai": "Pydantic AI tool",
 }
 
 EXCEPTION: Final[dict[str, str]] = {
@@ -22,6 +24,8 @@ EXCEPTION: Final[dict[str, str]] = {
     "the message (2.x), or raises `TypeError: Object of type … is not JSON serializable` (0.x)",
     "mcp": "the server sends its message as a successful result (`isError: false`; a "
     "low-level handler's gets `Unexpected return type` instead)",
+    "langchain": "the model reads its repr as the tool's normal result",
+    "pydantic_ai": "the whole run aborts with `PydanticSerializationError`",
 }
 
 COROUTINE: Final[dict[str, str]] = {
@@ -35,6 +39,9 @@ COROUTINE: Final[dict[str, str]] = {
     "anthropic": "the tool runner does not await it: the model reads an `is_error` "
     "`TypeError` (2.x) or the run raises `TypeError` (0.x), and the work never runs",
     "mcp": 'the client reads "<coroutine object …>" as a successful result, and the work '
+    "never runs",
+    "langchain": 'the model reads "<coroutine object …>" as the result, and the work never runs',
+    "pydantic_ai": "the whole run aborts with `PydanticSerializationError`, and the work "
     "never runs",
 }
 

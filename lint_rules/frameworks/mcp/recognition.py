@@ -25,7 +25,6 @@ on_call_tool=fn)``.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -33,11 +32,13 @@ from functools import cached_property
 import libcst as cst
 
 from lint_rules import prefilter
+from lint_rules.analysis.bindings import local_bindings
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.returns import FunctionFlow, analyse_function
 from lint_rules.analysis.shapes import ShapeInference
 from lint_rules.analysis.walk import find_indexed
+from lint_rules.frameworks.tool_function import in_expected_failure, may_fall_through
 
 
 class Origin(enum.Enum):
@@ -69,8 +70,6 @@ _OVERRIDES = frozenset(
     {"tool", "add_tool", "resource", "prompt", "call_tool", "_call_tool", "_mcp_call_tool"}
 )
 """Methods a server subclass may override to change what a tool's return value does."""
-_ELIDED = re.compile(r"#[^\n]*(?:\.\.\.|…)")
-"""A comment that elides code (``# ... do work ...``)."""
 _MAX_DEPTH = 4
 
 
@@ -313,7 +312,7 @@ class McpFile:
         not bind it."""
         table = self._locals.get(id(function))
         if table is None:
-            table = self._locals[id(function)] = _bindings(function)
+            table = self._locals[id(function)] = local_bindings(function)
         return table.get(name)
 
     def _annotated_origin(self, annotation: cst.BaseExpression | None) -> Origin | None:
@@ -449,160 +448,13 @@ class McpFile:
         return found
 
     def may_fall_through(self, function: cst.FunctionDef) -> bool:
-        """Whether reaching the end of the function is a real way it returns ``None``:
-        not a stub or elided example (a bare ``...`` statement or a comment with ``...``
-        anywhere in its body, or a body of only a docstring and ``pass``), and not a
-        ``match`` as its last statement
-        (its cases may be exhaustive over the types it matches)."""
-        body = function.body
-        if isinstance(body, cst.SimpleStatementSuite):
-            return not _is_stub_line(body)
-        for node in find_indexed(body, cst.Expr):
-            if isinstance(node, cst.Expr) and isinstance(node.value, cst.Ellipsis):
-                return False
-        if _ELIDED.search(self.module.code_for(body)):
-            return False  # "# ... do work ...": elided code
-        if not isinstance(body, cst.IndentedBlock):
-            return True
-        statements = list(body.body)
-        if statements and isinstance(statements[-1], cst.Match):
-            return False
-        return not all(
-            isinstance(s, cst.SimpleStatementLine) and all(_is_placeholder(x) for x in s.body)
-            for s in statements
-        )
+        return may_fall_through(self.module, function)
 
     def in_expected_failure(self, node: cst.CSTNode) -> bool:
-        """Inside ``with pytest.raises(...):`` — a test that expects the error."""
-        for found in find_indexed(self.module.tree, cst.With, nested=True):
-            assert isinstance(found, cst.With)
-            if any(
-                isinstance(item.item, cst.Call)
-                and self.module.qualified_name(item.item.func) == "pytest.raises"
-                for item in found.items
-            ) and self._contains(found, node):
-                return True
-        return False
-
-    def _contains(self, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-        start, end = self.module.index.span(outer)
-        return start <= self.module.index.span(inner)[0] < end
+        return in_expected_failure(self.module, node)
 
     def inference(self, function: cst.FunctionDef) -> ShapeInference:
         return ShapeInference(self.module, function)
-
-
-def _is_stub_line(body: cst.SimpleStatementSuite) -> bool:
-    return all(_is_placeholder(x) for x in body.body)
-
-
-def _is_placeholder(node: cst.BaseSmallStatement) -> bool:
-    """``pass``, ``...`` or a docstring."""
-    if isinstance(node, cst.Pass):
-        return True
-    return isinstance(node, cst.Expr) and isinstance(
-        node.value, (cst.Ellipsis, cst.SimpleString, cst.ConcatenatedString)
-    )
-
-
-def _bindings(function: cst.FunctionDef) -> dict[str, tuple[str, cst.BaseExpression | None]]:
-    """How a function binds each of its own names (not those of nested scopes)."""
-    found: dict[str, tuple[str, cst.BaseExpression | None]] = {}
-    counts: dict[str, int] = {}
-    params = function.params
-    for param in (
-        *params.posonly_params,
-        *params.params,
-        *params.kwonly_params,
-        *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)),
-    ):
-        annotation = param.annotation.annotation if param.annotation is not None else None
-        found[param.name.value] = ("parameter", annotation)
-        counts[param.name.value] = 1
-    for node in find_indexed(function.body, cst.Assign, cst.AnnAssign, cst.AugAssign):
-        if isinstance(node, cst.Assign):
-            single = len(node.targets) == 1
-            for target in node.targets:
-                for name in _names(target.target):
-                    simple = single and isinstance(target.target, cst.Name)
-                    binding = ("assigned", node.value) if simple else ("other", None)
-                    _bind(found, counts, name, binding)
-        elif isinstance(node, cst.AnnAssign):
-            for name in _names(node.target):
-                value = node.value
-                _bind(found, counts, name, ("assigned", value) if value else ("other", None))
-        else:
-            assert isinstance(node, cst.AugAssign)
-            for name in _names(node.target):
-                _bind(found, counts, name, ("other", None))
-    for node in find_indexed(
-        function.body,
-        cst.For,
-        cst.With,
-        cst.NamedExpr,
-        cst.ExceptHandler,
-        cst.Import,
-        cst.ImportFrom,
-        cst.Global,
-        cst.Nonlocal,
-    ):
-        for name in _bound_by(node):
-            _bind(found, counts, name, ("other", None))
-    for node in find_indexed(function.body, cst.FunctionDef, cst.ClassDef):
-        # nested scopes are not entered: these are the function's own ``def``s
-        assert isinstance(node, (cst.FunctionDef, cst.ClassDef))
-        kind = "def" if isinstance(node, cst.FunctionDef) else "other"
-        _bind(found, counts, node.name.value, (kind, None))
-    return found
-
-
-def _bind(
-    found: dict[str, tuple[str, cst.BaseExpression | None]],
-    counts: dict[str, int],
-    name: str,
-    binding: tuple[str, cst.BaseExpression | None],
-) -> None:
-    counts[name] = counts.get(name, 0) + 1
-    found[name] = binding if counts[name] == 1 else ("other", None)
-
-
-def _names(target: cst.BaseExpression) -> Iterator[str]:
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from _names(element.value)
-    elif isinstance(target, cst.StarredElement):
-        yield from _names(target.value)
-
-
-def _bound_by(node: cst.CSTNode) -> Iterator[str]:
-    if isinstance(node, cst.For):
-        yield from _names(node.target)
-    elif isinstance(node, cst.With):
-        for with_item in node.items:
-            if with_item.asname is not None:
-                yield from _names(with_item.asname.name)
-    elif isinstance(node, cst.NamedExpr):
-        yield from _names(node.target)
-    elif isinstance(node, cst.ExceptHandler):
-        if node.name is not None and isinstance(node.name.name, cst.Name):
-            yield node.name.name.value
-    elif isinstance(node, (cst.Import, cst.ImportFrom)):
-        names = node.names
-        if isinstance(names, cst.ImportStar):
-            return
-        for alias in names:
-            bound: cst.BaseExpression = (
-                alias.asname.name if alias.asname is not None else alias.name
-            )
-            while isinstance(bound, cst.Attribute):
-                bound = bound.value
-            if isinstance(bound, cst.Name):
-                yield bound.value
-    elif isinstance(node, (cst.Global, cst.Nonlocal)):
-        for item in node.names:
-            yield item.name.value
 
 
 def recognise(module: ParsedModule, project: Project | None = None) -> McpFile:

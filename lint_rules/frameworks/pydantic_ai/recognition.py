@@ -34,11 +34,12 @@ from functools import cached_property
 
 import libcst as cst
 
+from lint_rules.analysis.bindings import local_bindings
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.returns import FunctionFlow, analyse_function
 from lint_rules.analysis.walk import find_indexed
-from lint_rules.frameworks.mcp.recognition import _bindings
+from lint_rules.frameworks.tool_function import in_expected_failure
 
 AGENT_CLASSES = frozenset({"pydantic_ai.Agent", "pydantic_ai.agent.Agent"})
 TOOLSET_CLASSES = frozenset(
@@ -230,7 +231,7 @@ class PydanticAiFile:
     ) -> tuple[str, cst.BaseExpression | None] | None:
         table = self._locals.get(id(function))
         if table is None:
-            table = self._locals[id(function)] = _bindings(function)
+            table = self._locals[id(function)] = local_bindings(function)
         return table.get(name)
 
     def function_named(self, where: cst.FunctionDef | None, name: str) -> cst.FunctionDef | None:
@@ -353,6 +354,17 @@ class PydanticAiFile:
         if isinstance(tool.node, cst.Decorator):
             return tool.how
         return f"{tool.how} on line {self.module.range_of(tool.node).start.line}"
+
+    @cached_property
+    def checked_registrations(self) -> list[PydanticTool]:
+        """The registrations the rules judge: not those inside ``with pytest.raises(...)``
+        (a test of Pydantic AI's own error)."""
+        return [
+            r
+            for r in self.registrations
+            if not in_expected_failure(self.module, r.node)
+            and not in_expected_failure(self.module, r.function)
+        ]
 
     @cached_property
     def tools(self) -> list[cst.FunctionDef]:

@@ -189,7 +189,7 @@ def lookup_order(order_id: str) -> str:
     )
 
     def check(self, context: PydanticAiFile, settings: Settings) -> Iterator[Finding]:
-        for tool in context.registrations:
+        for tool in context.checked_registrations:
             yield from _check_tool(context, tool)
 
 

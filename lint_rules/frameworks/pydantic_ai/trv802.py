@@ -112,7 +112,7 @@ def customer_balance(ctx, customer_id: int) -> str:
     )
 
     def check(self, context: PydanticAiFile, settings: Settings) -> Iterator[Finding]:
-        for tool in context.registrations:
+        for tool in context.checked_registrations:
             if tool.ctx not in (Ctx.PLAIN, Ctx.INFERRED):
                 continue
             params = parameters(tool.function)
