@@ -50,6 +50,7 @@ from lint_rules.fixes import (
     write_atomic,
 )
 from lint_rules.model import Diagnostic
+from lint_rules.notebook import Notebook, NotebookError, is_notebook
 
 __all__ = ["AddNoqaResult", "FileNoqa", "add_noqa_to_files", "add_noqa_to_source", "noqa_line"]
 
@@ -203,6 +204,9 @@ def add_noqa_to_files(
             outcome.problems.append(Problem(f"not changed: cannot read it ({error.strerror})"))
             outcome.write_error = True
             continue
+        if is_notebook(path):
+            _add_to_notebook(outcome, data, diagnostics, source, reason)
+            continue
         try:
             codec = SourceCodec.of(data)
             text = codec.decode(data)
@@ -233,6 +237,44 @@ def add_noqa_to_files(
         outcome.written = True
         outcome.added = result.added
     return outcomes
+
+
+def _add_to_notebook(
+    outcome: FileNoqa,
+    data: bytes,
+    diagnostics: Sequence[Diagnostic],
+    source: str,
+    reason: str | None,
+) -> None:
+    """A notebook: the directives go into the module of its cells (rows back from the
+    cells), and only the cells that changed are written back into the JSON."""
+    try:
+        notebook = Notebook.from_bytes(data)
+    except NotebookError as error:
+        outcome.problems.append(Problem(f"not changed: cannot read the notebook ({error})"))
+        return
+    if notebook.python_source != source:
+        outcome.problems.append(_changed_problem())
+        return
+    result = add_noqa_to_source(source, [notebook.to_module(d) for d in diagnostics], reason=reason)
+    outcome.skipped = result.skipped
+    if not result.added:
+        return
+    written = notebook.with_sources(result.source)
+    if written is None:
+        outcome.problems.append(Problem("not changed: the cells could not be written back"))
+        return
+    try:
+        write_atomic(outcome.path, notebook.encode(written[0]), expected=data)
+    except FileChangedError:
+        outcome.problems.append(_changed_problem())
+        return
+    except OSError as error:
+        outcome.problems.append(Problem(f"not changed: cannot write it ({error})"))
+        outcome.write_error = True
+        return
+    outcome.written = True
+    outcome.added = result.added
 
 
 def _rows(diagnostics: Iterable[Diagnostic]) -> set[int]:

@@ -1026,6 +1026,7 @@ def _print_diffs(outcomes: Sequence[FileFix], *, stdin_name: Path | None = None)
     """ruff's ``--diff``: one unified diff per file (``--- path`` / ``+++ path``), each
     followed by a blank line."""
     from lint_rules.fixes import unified_diff
+    from lint_rules.notebook import NotebookText
 
     cwd = Path.cwd()
     for outcome in sorted(outcomes, key=lambda o: o.path):
@@ -1035,6 +1036,15 @@ def _print_diffs(outcomes: Sequence[FileFix], *, stdin_name: Path | None = None)
             label = str(stdin_name) if stdin_name else "-"
         else:
             label = _relative(Path(outcome.path), cwd)
+        if isinstance(result.original, NotebookText) and isinstance(result.source, NotebookText):
+            # ruff's notebook diff: one per changed cell, labelled `path:cell N`
+            for cell in result.original.notebook.cells:
+                after = result.source.cell_source(cell.number)
+                if after is not None and after != cell.source:
+                    diff = unified_diff(cell.source, after, f"{label}:cell {cell.number}")
+                    click.echo(_printable(diff), nl=False)
+            click.echo("")
+            continue
         click.echo(_printable(unified_diff(result.original, result.source, label)), nl=False)
         click.echo("")
 

@@ -1,6 +1,6 @@
 """Which files ``toolret check PATHS`` looks at: ruff's rules, without calling git.
 
-* Directories are walked for ``*.py`` and ``*.pyi`` files, entries in name
+* Directories are walked for ``*.py``, ``*.pyi`` and ``*.ipynb`` files, entries in name
   order, so output and cache are the same from run to run: paths come out
   sorted by their components (``a/b.py`` before ``a.py``). Each file once.
 * ``exclude`` / ``extend-exclude`` of the settings that govern a directory
@@ -59,7 +59,9 @@ from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
 
 __all__ = ["PYTHON_SUFFIXES", "DiscoveryError", "GitignoreFile", "discover"]
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
+"""What a directory walk checks: Python sources and stubs, and Jupyter notebooks (as ruff
+does by default since 0.6)."""
 
 
 class DiscoveryError(Exception):

@@ -32,6 +32,7 @@ from lint_rules.analysis.stack import call_deep
 from lint_rules.catalog import DEFAULT_ENABLED
 from lint_rules.config import Settings
 from lint_rules.model import Diagnostic, Edit, Fix, Location
+from lint_rules.notebook import Notebook, NotebookError, NotebookText, is_notebook
 from lint_rules.rules import Finding, InternalError, ParseError, Rule, all_rules
 
 if TYPE_CHECKING:
@@ -191,8 +192,11 @@ def check_bytes(
     settings: Settings | None = None,
     project: Project | None = None,
 ) -> list[Diagnostic]:
-    """Decode a file as Python does (PEP 263, BOM) and check it."""
+    """Decode a file as Python does (PEP 263, BOM) and check it; a Jupyter notebook
+    (``*.ipynb``) is checked as the module of its code cells (``check_notebook``)."""
     settings = settings if settings is not None else Settings()
+    if is_notebook(path):
+        return check_notebook(data, path, settings, project)
     try:
         source = decode_source(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
@@ -207,6 +211,69 @@ def check_bytes(
         reason = error.msg if isinstance(error, SyntaxError) else str(error)
         return [_engine_diagnostic(ParseError, path, 1, 1, f"Cannot decode file: {reason}")]
     return check_source(source, path, settings, project)
+
+
+def check_notebook(
+    data: bytes,
+    path: str,
+    settings: Settings | None = None,
+    project: Project | None = None,
+    *,
+    parsed: ParsedModule | None = None,
+) -> list[Diagnostic]:
+    """Check a notebook: the module of its code cells, with every diagnostic placed in
+    its cell (``Diagnostic.cell``, rows relative to the cell). A notebook that cannot
+    be read gets one TRV001 (when it has a framework's signal), a cell that does not
+    parse one TRV001 at that cell; the other cells are checked."""
+    settings = settings if settings is not None else Settings()
+    codes = enabled_codes(settings, path)
+    try:
+        notebook = Notebook.from_bytes(data)
+    except NotebookError as error:
+        text = data.decode("utf-8", "replace")
+        if ParseError.code not in codes or not any(
+            _signalled(f, text, path, project, settings)
+            for f in frameworks()
+            if _has_enabled_rule(f.key, codes)
+        ):
+            return []
+        return [_engine_diagnostic(ParseError, path, 1, 1, f"Cannot read notebook: {error}")]
+    if not notebook.is_python:
+        return []
+    source = notebook.python_source
+    found = [
+        notebook.to_cells(d) for d in check_source(source, path, settings, project, parsed=parsed)
+    ]
+    broken = [c for c in notebook.skipped if c.reason == "syntax"]
+    if broken and ParseError.code in codes:
+        whole = "".join(c.source for c in notebook.cells) + "".join(
+            _cell_text(notebook, c.number) for c in broken
+        )
+        if any(
+            _signalled(f, whole, path, project, settings)
+            for f in frameworks()
+            if _has_enabled_rule(f.key, codes)
+        ):
+            for cell in broken:
+                syntax = _engine_diagnostic(
+                    ParseError, path, cell.line, cell.column, f"SyntaxError: {cell.message}"
+                )
+                found.append(replace(syntax, cell=cell.number))
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+def _cell_text(notebook: Notebook, number: int) -> str:
+    raw = notebook.data["cells"][number - 1].get("source", "")
+    return raw if isinstance(raw, str) else "".join(raw)
+
+
+def source_of(data: bytes, path: str) -> str:
+    """The text a file's diagnostics and fixes refer to: the decoded source, or for a
+    notebook the module of its code cells (a ``NotebookText``, which knows its cells).
+    Raises what ``decode_source`` raises, and ``NotebookError``."""
+    if is_notebook(path):
+        return NotebookText(Notebook.from_bytes(data))
+    return decode_source(data)
 
 
 def decode_source(data: bytes) -> str:

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING
 
 from lint_rules.fileio import read_regular
 from lint_rules.model import Applicability, Diagnostic, Fix, Location
+from lint_rules.notebook import Notebook, NotebookError, NotebookText, is_notebook
 
 if TYPE_CHECKING:
     from lint_rules.config import Settings
@@ -558,6 +559,8 @@ def fix_file(
     afresh, since positions from another version of the file would be wrong.
     """
     outcome = FileFix(path=path, original=data)
+    if is_notebook(path):
+        return _fix_notebook(outcome, data, check, unsafe=unsafe, max_passes=max_passes)
     try:
         codec = SourceCodec.of(data)
         text = codec.decode(data)
@@ -575,6 +578,49 @@ def fix_file(
             _unfix(outcome, check)
             return outcome
         outcome.fixed_bytes = encoded
+    return outcome
+
+
+def _fix_notebook(
+    outcome: FileFix, data: bytes, check: Checker, *, unsafe: bool, max_passes: int
+) -> FileFix:
+    """Fix a notebook: the module of its code cells is fixed like a file, then each
+    cell whose text changed gets its new ``source`` in the JSON — every other byte of
+    the notebook stays as it was. The result's diagnostics are placed in their cells."""
+    try:
+        notebook = Notebook.from_bytes(data)
+    except NotebookError as error:
+        outcome.problems.append(Problem(f"not fixed: cannot read the notebook ({error})"))
+        return outcome
+    result = fix_source(notebook.python_source, check, unsafe=unsafe, max_passes=max_passes)
+    outcome.problems.extend(describe_fix_problems(result))
+    fixed_notebook = notebook
+    if result.changed:
+        written = notebook.with_sources(result.source)
+        if written is None:
+            outcome.problems.append(
+                Problem("not fixed: a fix changed the notebook outside its code cells")
+            )
+            result = FixResult(
+                original=result.original,
+                source=result.original,
+                remaining=check(result.original),
+                unsafe=unsafe,
+            )
+        else:
+            fixed_notebook = Notebook.from_text(written[0], bom=notebook.bom)
+            outcome.fixed_bytes = notebook.encode(written[0])
+    outcome.result = FixResult(
+        original=NotebookText(notebook),
+        source=NotebookText(fixed_notebook) if outcome.fixed_bytes else NotebookText(notebook),
+        fixed=[notebook.to_cells(d) for d in result.fixed],
+        remaining=[fixed_notebook.to_cells(d) for d in result.remaining],
+        rejected=result.rejected,
+        passes=result.passes,
+        converged=result.converged,
+        unsafe=result.unsafe,
+        rejected_keys=result.rejected_keys,
+    )
     return outcome
 
 

@@ -113,6 +113,9 @@ class Diagnostic:
     noqa_line: int | None = None
     """Where a ``# noqa`` for this diagnostic goes, when not its first row (a
     multi-line string's last line, as in ruff); set by the engine."""
+    cell: int | None = None
+    """For a notebook: the 1-based cell (among all cells) the diagnostic is in; its rows
+    (and its fix's) are then relative to that cell, as in ruff's output."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.severity, Severity):
@@ -127,8 +130,14 @@ class Diagnostic:
     def url(self) -> str | None:
         return rule_url(self.code)
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.filename, self.location.row, self.location.column, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (
+            self.filename,
+            self.cell or 0,
+            self.location.row,
+            self.location.column,
+            self.code,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The fields as JSON values (enums as their values), nested objects as dicts."""
@@ -142,6 +151,7 @@ class Diagnostic:
             "end_location": self.end_location.to_json(),
             "fix": None if self.fix is None else self.fix.to_json(),
             "noqa_line": self.noqa_line,
+            "cell": self.cell,
         }
 
     @classmethod
@@ -159,6 +169,7 @@ class Diagnostic:
             end_location=Location.from_json(data["end_location"]),
             fix=None if fix is None else Fix.from_json(fix),
             noqa_line=data.get("noqa_line"),
+            cell=data.get("cell"),
         )
 
 

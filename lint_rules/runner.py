@@ -600,7 +600,8 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
     result, and the file is parsed once in all; otherwise the runner checks it
     again with the index.
     """
-    from lint_rules.engine import check_bytes, check_source, decode_source
+    from lint_rules.engine import check_bytes, check_notebook, check_source, source_of
+    from lint_rules.notebook import NotebookError, is_notebook
 
     module = None
     facts: ModuleFacts | None = None
@@ -611,13 +612,17 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
             from lint_rules.frameworks.index_facts import extract_parsed
 
             try:
-                module = _parse_quietly(decode_source(task.data), task.path)
-            except (SyntaxError, UnicodeDecodeError, LookupError):
+                module = _parse_quietly(source_of(task.data, task.path), task.path)
+            except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
                 module = None
             facts = (
                 extract_parsed(module, task.data, project) if module is not None else EMPTY_FACTS
             )
-        if module is not None:  # decoded and parsed already
+        if module is not None and is_notebook(task.path):
+            diagnostics = check_notebook(
+                task.data, task.path, task.settings, project, parsed=module
+            )
+        elif module is not None:  # decoded and parsed already
             diagnostics = check_source(
                 module.source, task.path, task.settings, project, parsed=module
             )
@@ -768,24 +773,26 @@ def _with_source(result: FileResult, data: bytes | None) -> FileResult:
     """Keep the decoded text of a file that reports something (for code frames and fixes),
     when its bytes are in hand; otherwise ``FileResult.text()`` reads them on demand."""
     if result.diagnostics and data is not None:
-        result.source = _decoded(data)
+        result.source = _decoded(data, result.path)
         result._read = True
     return result
 
 
 def _read_text(path: str) -> str | None:
     try:
-        return _decoded(read_regular(path))
+        return _decoded(read_regular(path), path)
     except OSError:
         return None
 
 
-def _decoded(data: bytes) -> str | None:
-    from lint_rules.engine import decode_source
+def _decoded(data: bytes, path: str = "") -> str | None:
+    """The text the file's diagnostics refer to (a notebook's: the module of its cells)."""
+    from lint_rules.engine import source_of
+    from lint_rules.notebook import NotebookError
 
     try:
-        return decode_source(data)
-    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return source_of(data, path)
+    except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
         return None
 
 

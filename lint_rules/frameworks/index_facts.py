@@ -18,11 +18,19 @@ from lint_rules.analysis.project import Project
 
 def extract(path: str, data: bytes, project: Project | None = None) -> ModuleFacts:
     """The index facts of one file (``EMPTY_FACTS`` when it cannot be read or parsed)."""
-    from lint_rules.engine import decode_source
+    from lint_rules.engine import source_of
+    from lint_rules.notebook import NotebookError
 
     try:
-        module = parse_module(decode_source(data), path)
-    except (SyntaxError, UnicodeDecodeError, LookupError, cst.ParserSyntaxError, RecursionError):
+        module = parse_module(str(source_of(data, path)), path)
+    except (
+        SyntaxError,
+        UnicodeDecodeError,
+        LookupError,
+        NotebookError,
+        cst.ParserSyntaxError,
+        RecursionError,
+    ):
         return EMPTY_FACTS
     return extract_parsed(module, data, project)
 

@@ -1,0 +1,572 @@
+"""Jupyter notebooks as toolret sees them: one Python module made of the code cells.
+
+As ruff does (``ruff_notebook``): the code cells of an nbformat 4 notebook with a
+Python kernel are concatenated, in order, into one module; a cell that starts with
+an automagic (``pip install x``) or holds a cell magic that is not Python
+(``%%bash``, ``%%html``) is left out; IPython syntax on a line (``%magic``,
+``!shell``, ``x = !ls``, ``obj?``) is replaced by a neutral placeholder of the
+same indentation, so that the rest parses, and restored when fixes are written
+back. A cell that still does not parse on its own is left out and reported
+(TRV001 at that cell), and the others are checked.
+
+Rows of the module map back to ``(cell, row in the cell)``: diagnostics carry the
+cell's 1-based number among all the notebook's cells (markdown cells count, as
+in ruff's ``cell`` field) and positions relative to it. Each cell is followed in
+the module by a comment line of its own, so that the text a fix produced splits
+back into cells whatever the fix did to line counts; only the cells whose text
+changed get a new ``source`` in the JSON, written in the file's own layout, and
+every other byte of the file stays as it was.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field, replace
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import Any
+
+from lint_rules.model import Diagnostic, Edit, Fix, Location
+
+SUFFIX = ".ipynb"
+BOUNDARY = "# toolret:cell-boundary:7d1e5a"
+"""The comment line after each cell in the module (never reported, never edited)."""
+TRANSPARENT_CELL_MAGICS = frozenset(
+    {"capture", "debug", "prun", "pypy", "python", "python3", "time", "timeit"}
+)
+"""Cell magics whose body is Python (ruff's list): the ``%%`` line is a placeholder."""
+AUTOMAGICS = frozenset(
+    [
+        "alias",
+        "alias_magic",
+        "autoawait",
+        "autocall",
+        "automagic",
+        "bookmark",
+        "cd",
+        "code_wrap",
+        "colors",
+        "conda",
+        "config",
+        "debug",
+        "dhist",
+        "dirs",
+        "doctest_mode",
+        "edit",
+        "env",
+        "gui",
+        "history",
+        "killbgscripts",
+        "load",
+        "load_ext",
+        "loadpy",
+        "logoff",
+        "logon",
+        "logstart",
+        "logstate",
+        "logstop",
+        "lsmagic",
+        "macro",
+        "magic",
+        "mamba",
+        "matplotlib",
+        "micromamba",
+        "notebook",
+        "page",
+        "pastebin",
+        "pdb",
+        "pdef",
+        "pdoc",
+        "pfile",
+        "pinfo",
+        "pinfo2",
+        "pip",
+        "popd",
+        "pprint",
+        "precision",
+        "prun",
+        "psearch",
+        "psource",
+        "pushd",
+        "pwd",
+        "pycat",
+        "pylab",
+        "quickref",
+        "recall",
+        "rehashx",
+        "reload_ext",
+        "rerun",
+        "reset",
+        "reset_selective",
+        "run",
+        "save",
+        "sc",
+        "set_env",
+        "sx",
+        "system",
+        "tb",
+        "time",
+        "timeit",
+        "unalias",
+        "unload_ext",
+        "who",
+        "who_ls",
+        "whos",
+        "xdel",
+        "xmode",
+    ]
+)
+"""A cell that starts with one of these words is IPython automagic (ruff's list): skipped."""
+
+_ESCAPE = re.compile(r"[ \t]*(?:%|!|\?)")
+_ASSIGNED_ESCAPE = re.compile(r"([ \t]*[\w.\[\]'\", ]+?[ \t]*=[ \t]*)[!%]")
+_HELP = re.compile(r"[ \t]*\??[\w.]+\?{1,2}[ \t]*$")
+
+
+def is_notebook(path: str) -> bool:
+    return path.endswith(SUFFIX)
+
+
+class NotebookError(ValueError):
+    """The file is not a notebook toolret can read (not JSON, not nbformat 4)."""
+
+
+@dataclass
+class Cell:
+    """One code cell that is part of the module."""
+
+    number: int
+    """1-based among all the notebook's cells."""
+    source: str
+    """The cell's text as in the notebook (IPython syntax included)."""
+    python: str
+    """The text in the module: placeholders for IPython lines, ending with a newline."""
+    restore: dict[str, str]
+    """Placeholder line → the original line it stands for."""
+    start_row: int = 0
+    """The module row of the cell's first line."""
+    rows: int = 0
+
+
+@dataclass
+class SkippedCell:
+    number: int
+    reason: str
+    """``magic`` (a cell magic or automagic), ``syntax`` (does not parse: ``message``)."""
+    message: str = ""
+    line: int = 1
+    column: int = 1
+
+
+@dataclass
+class Notebook:
+    """A parsed notebook: its text, JSON, the cells in the module and the module."""
+
+    text: str
+    data: dict[str, Any]
+    cells: list[Cell]
+    skipped: list[SkippedCell]
+    python_source: str
+    is_python: bool
+    spans: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Cell number → the character span of its ``"source"`` value in ``text``."""
+    bom: bool = False
+
+    # -- reading
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Notebook:
+        bom = data.startswith(b"\xef\xbb\xbf")
+        try:
+            text = data[3:].decode("utf-8") if bom else data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise NotebookError(f"not UTF-8 ({error.reason} at byte {error.start})") from None
+        return cls.from_text(text, bom=bom)
+
+    @classmethod
+    def from_text(cls, text: str, *, bom: bool = False) -> Notebook:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise NotebookError(
+                f"not valid JSON ({error.msg} at line {error.lineno} column {error.colno})"
+            ) from None
+        if not isinstance(data, dict):
+            raise NotebookError("not a notebook (the JSON is not an object)")
+        version = data.get("nbformat")
+        if version != 4:
+            raise NotebookError(f"not an nbformat 4 notebook (nbformat {version!r})")
+        raw_cells = data.get("cells")
+        if not isinstance(raw_cells, list):
+            raise NotebookError("not a notebook (no list of cells)")
+        cells: list[Cell] = []
+        skipped: list[SkippedCell] = []
+        for number, raw in enumerate(raw_cells, 1):
+            if not isinstance(raw, dict) or raw.get("cell_type") != "code":
+                continue
+            source = _joined(raw.get("source", ""))
+            if source is None:
+                raise NotebookError(f"cell {number}: its source is not text")
+            made = _python_of(number, source)
+            if isinstance(made, SkippedCell):
+                skipped.append(made)
+            else:
+                cells.append(made)
+        notebook = cls(text, data, cells, skipped, "", _is_python(data), bom=bom)
+        notebook._concatenate()
+        return notebook
+
+    def _concatenate(self) -> None:
+        parts: list[str] = []
+        row = 1
+        for cell in self.cells:
+            cell.start_row = row
+            cell.rows = cell.python.count("\n")
+            parts.append(cell.python)
+            parts.append(BOUNDARY + "\n")
+            row += cell.rows + 1
+        self.python_source = "".join(parts)
+
+    # -- positions
+
+    def cell_at(self, row: int) -> Cell | None:
+        """The cell holding a module row (``None``: a boundary line)."""
+        low, high = 0, len(self.cells) - 1
+        while low <= high:
+            middle = (low + high) // 2
+            cell = self.cells[middle]
+            if row < cell.start_row:
+                high = middle - 1
+            elif row >= cell.start_row + cell.rows:
+                low = middle + 1
+            else:
+                return cell
+        return None
+
+    def cell_numbered(self, number: int) -> Cell | None:
+        for cell in self.cells:
+            if cell.number == number:
+                return cell
+        return None
+
+    def to_cells(self, diagnostic: Diagnostic) -> Diagnostic:
+        """A diagnostic of the module with its cell and rows relative to the cell."""
+        cell = self.cell_at(diagnostic.location.row)
+        if cell is None:
+            return diagnostic
+        shift = cell.start_row - 1
+        end = diagnostic.end_location
+        if end.row >= cell.start_row + cell.rows:  # runs past the cell: clamp to its end
+            last = cell.python.split("\n")[cell.rows - 1] if cell.rows else ""
+            end = Location(cell.start_row + cell.rows - 1, len(last) + 1)
+        fix = diagnostic.fix
+        if fix is not None:
+            fix = Fix(
+                fix.message,
+                fix.applicability,
+                tuple(
+                    Edit(
+                        e.content,
+                        Location(e.location.row - shift, e.location.column),
+                        Location(e.end_location.row - shift, e.end_location.column),
+                    )
+                    for e in fix.edits
+                ),
+            )
+        noqa = diagnostic.noqa_line
+        return replace(
+            diagnostic,
+            location=Location(diagnostic.location.row - shift, diagnostic.location.column),
+            end_location=Location(end.row - shift, end.column),
+            fix=fix,
+            noqa_line=None if noqa is None else noqa - shift,
+            cell=cell.number,
+        )
+
+    def to_module(self, diagnostic: Diagnostic) -> Diagnostic:
+        """The inverse of ``to_cells`` for the rows ``# noqa`` work with."""
+        cell = self.cell_numbered(diagnostic.cell) if diagnostic.cell is not None else None
+        if cell is None:
+            return diagnostic
+        shift = cell.start_row - 1
+        noqa = diagnostic.noqa_line
+        return replace(
+            diagnostic,
+            location=Location(diagnostic.location.row + shift, diagnostic.location.column),
+            end_location=Location(
+                diagnostic.end_location.row + shift, diagnostic.end_location.column
+            ),
+            noqa_line=None if noqa is None else noqa + shift,
+            fix=None,
+            cell=None,
+        )
+
+    # -- writing
+
+    def cell_texts(self, python_source: str) -> list[str] | None:
+        """The module text split back into the cells' texts (``None``: the boundary lines
+        are not all there, one per cell, in order)."""
+        pieces = python_source.split(BOUNDARY + "\n")
+        if len(pieces) != len(self.cells) + 1 or pieces[-1] != "":
+            return None
+        return pieces[:-1]
+
+    def with_sources(self, python_source: str) -> tuple[str, list[int]] | None:
+        """The notebook's text with the cells the module text changed, and their numbers;
+        ``None`` when the module text does not split back into the cells."""
+        texts = self.cell_texts(python_source)
+        if texts is None:
+            return None
+        if not self.spans:
+            self.spans = _source_spans(self.text)
+        changes: list[tuple[int, int, str]] = []
+        changed: list[int] = []
+        for cell, new in zip(self.cells, texts, strict=True):
+            if new == cell.python:
+                continue
+            restored = _restore(new, cell)
+            if not cell.source.endswith("\n") and restored.endswith("\n"):
+                restored = restored[:-1]  # the newline the module added after the cell
+            if restored == cell.source:
+                continue
+            span = self.spans.get(cell.number)
+            if span is None:
+                return None
+            changes.append((span[0], span[1], self._encoded_source(span, restored)))
+            changed.append(cell.number)
+        text = self.text
+        for start, end, value in sorted(changes, reverse=True):
+            text = text[:start] + value + text[end:]
+        return text, changed
+
+    def _encoded_source(self, span: tuple[int, int], source: str) -> str:
+        """``source`` as a JSON value laid out like the one it replaces."""
+        old = self.text[span[0] : span[1]]
+        ascii_only = not any(ord(c) > 127 for c in self.text) and "\\u" in self.text
+        if not old.startswith("["):
+            return json.dumps(source, ensure_ascii=ascii_only)
+        lines = source.splitlines(keepends=True)
+        if not lines:
+            return "[]"
+        items = [json.dumps(line, ensure_ascii=ascii_only) for line in lines]
+        layout = re.match(r"\[(\s*)", old)
+        assert layout is not None
+        opening = layout.group(1)
+        if "\n" not in opening:
+            return "[" + ", ".join(items) + "]"
+        closing = re.search(r"(\s*)\]$", old)
+        tail = closing.group(1) if closing is not None else opening
+        return "[" + opening + ("," + opening).join(items) + tail + "]"
+
+    def encode(self, text: str) -> bytes:
+        data = text.encode("utf-8")
+        return b"\xef\xbb\xbf" + data if self.bom else data
+
+
+class NotebookText(str):
+    """The module text of a notebook (what its diagnostics and fixes refer to), knowing
+    its cells: the formats show a cell's own text and rows."""
+
+    notebook: Notebook
+
+    def __new__(cls, notebook: Notebook) -> NotebookText:
+        made = super().__new__(cls, notebook.python_source)
+        made.notebook = notebook
+        return made
+
+    def __reduce__(self) -> tuple[Any, tuple[Notebook]]:
+        return (NotebookText, (self.notebook,))  # pickled whole (worker processes)
+
+    def cell_source(self, number: int) -> str | None:
+        cell = self.notebook.cell_numbered(number)
+        return None if cell is None else cell.source
+
+
+def _joined(source: object) -> str | None:
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        return "".join(source)
+    return None
+
+
+def _is_python(data: dict[str, Any]) -> bool:
+    """Whether the kernel is Python (a notebook that says nothing is taken to be)."""
+    metadata = data.get("metadata")
+    if not isinstance(metadata, dict):
+        return True
+    for key, name in (("language_info", "name"), ("kernelspec", "language")):
+        block = metadata.get(key)
+        if isinstance(block, dict) and isinstance(block.get(name), str):
+            return bool(block[name].lower() == "python")
+    return True
+
+
+def _python_of(number: int, source: str) -> Cell | SkippedCell:
+    lines = source.splitlines(keepends=True)
+    first = lines[0].strip() if lines else ""
+    if first.split()[:1] and first.split()[0] in AUTOMAGICS:
+        return SkippedCell(number, "magic")
+    restore: dict[str, str] = {}
+    out: list[str] = []
+    continuing = False
+    for index, line in enumerate(lines):
+        body = line.rstrip("\r\n")
+        ending = line[len(body) :]
+        stripped = body.lstrip()
+        if stripped.startswith("%%"):
+            name = stripped[2:].split()[:1]
+            if index != 0 or not name or name[0] not in TRANSPARENT_CELL_MAGICS:
+                return SkippedCell(number, "magic")
+        magic = continuing or bool(_ESCAPE.match(body)) or bool(_HELP.match(body))
+        assigned = None if magic else _ASSIGNED_ESCAPE.match(body)
+        if magic or assigned is not None:
+            if assigned is not None:
+                placeholder = f"{assigned.group(1)}...  # toolret:ipython:{index}"
+            else:
+                indent = body[: len(body) - len(stripped)]
+                placeholder = f"{indent}pass  # toolret:ipython:{index}"
+            restore[placeholder] = body
+            out.append(placeholder + (ending or ""))
+            continuing = body.endswith("\\")
+            continue
+        out.append(line)
+    python = "".join(out)
+    if not python.endswith("\n"):
+        python += "\n"
+    try:
+        ast.parse(python, "<cell>")
+    except SyntaxError as error:
+        return SkippedCell(
+            number, "syntax", error.msg or "invalid syntax", error.lineno or 1, error.offset or 1
+        )
+    except (ValueError, RecursionError, MemoryError) as error:
+        return SkippedCell(number, "syntax", str(error))
+    return Cell(number, source, python, restore)
+
+
+def _restore(text: str, cell: Cell) -> str:
+    """Put the IPython lines back in place of their placeholders."""
+    if not cell.restore:
+        return text
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        body = line.rstrip("\r\n")
+        original = cell.restore.get(body)
+        if original is not None:
+            lines[index] = original + line[len(body) :]
+    return "".join(lines)
+
+
+# -------------------------------------------------------------- where the sources are
+
+
+def _source_spans(text: str) -> dict[int, tuple[int, int]]:
+    """Cell number → the character span of the cell's ``"source"`` value, found by
+    scanning the JSON text (``json`` gives values, not where they are)."""
+    scanner = _Scanner(text)
+    return scanner.cells()
+
+
+class _Scanner:
+    _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+    _SPACE = re.compile(r"[ \t\n\r]*")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def cells(self) -> dict[int, tuple[int, int]]:
+        spans: dict[int, tuple[int, int]] = {}
+        self._space()
+        self._expect("{")
+        for key in self._keys():
+            if key != "cells":
+                self._skip_value()
+                continue
+            self._expect("[")
+            number = 0
+            while True:
+                self._space()
+                if self._peek() == "]":
+                    self.at += 1
+                    break
+                number += 1
+                self._expect("{")
+                for cell_key in self._keys():
+                    if cell_key == "source":
+                        self._space()
+                        start = self.at
+                        self._skip_value()
+                        spans[number] = (start, self.at)
+                    else:
+                        self._skip_value()
+                self._space()
+                if self._peek() == ",":
+                    self.at += 1
+        return spans
+
+    def _keys(self) -> Any:
+        """The keys of the object whose ``{`` was read; leaves the scanner after ``}``.
+        The caller reads (or skips) each key's value."""
+        while True:
+            self._space()
+            if self._peek() == "}":
+                self.at += 1
+                return
+            key, self.at = scanstring(self.text, self._after('"'))
+            self._space()
+            self._expect(":")
+            yield key
+            self._space()
+            if self._peek() == ",":
+                self.at += 1
+
+    def _skip_value(self) -> None:
+        self._space()
+        char = self._peek()
+        if char == '"':
+            _, self.at = scanstring(self.text, self.at + 1)
+        elif char == "{":
+            self.at += 1
+            for _ in self._keys():
+                self._skip_value()
+        elif char == "[":
+            self.at += 1
+            while True:
+                self._space()
+                if self._peek() == "]":
+                    self.at += 1
+                    return
+                self._skip_value()
+                self._space()
+                if self._peek() == ",":
+                    self.at += 1
+        else:
+            for word in ("true", "false", "null"):
+                if self.text.startswith(word, self.at):
+                    self.at += len(word)
+                    return
+            match = self._NUMBER.match(self.text, self.at)
+            if match is None:
+                raise NotebookError(f"unexpected JSON at character {self.at}")
+            self.at = match.end()
+
+    def _space(self) -> None:
+        match = self._SPACE.match(self.text, self.at)
+        assert match is not None
+        self.at = match.end()
+
+    def _peek(self) -> str:
+        return self.text[self.at : self.at + 1]
+
+    def _expect(self, char: str) -> None:
+        self._space()
+        if self._peek() != char:
+            raise NotebookError(f"expected {char!r} at character {self.at}")
+        self.at += 1
+
+    def _after(self, char: str) -> int:
+        self._expect(char)
+        return self.at
