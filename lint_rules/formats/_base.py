@@ -1,4 +1,10 @@
-"""What every format module shares: the render options and the fix / path conventions."""
+"""What every format module shares: the render options and the fix / path conventions.
+
+Notebook diagnostics (``Diagnostic.cell`` set, rows relative to that cell) are printed
+as ruff 0.17 prints them: :func:`where` gives ``cell 3:4:12`` for the text formats;
+the formats whose positions are read as rows of the file on disk use ruff's
+:data:`NOTEBOOK_FALLBACK` and say the cell in their text (:func:`cell_prefix`).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal
 
-from lint_rules.model import Applicability, Diagnostic
+from lint_rules.model import Applicability, Diagnostic, Location
 
 FixableApplicability = Literal["safe", "unsafe"]
 """Which fixes ``--fix`` applies: ``"safe"`` (default) or ``"unsafe"`` (``--unsafe-fixes``)."""
@@ -69,6 +75,26 @@ def relative_path(filename: str, cwd: Path) -> str:
         return str(PurePath(filename).relative_to(cwd))
     except ValueError:
         return filename
+
+
+def where(diagnostic: Diagnostic) -> str:
+    """The start position as ruff's text formats print it: ``4:12``, or ``cell 3:4:12`` for
+    a notebook diagnostic (whose rows are relative to its cell)."""
+    location = diagnostic.location
+    position = f"{location.row}:{location.column}"
+    return position if diagnostic.cell is None else f"cell {diagnostic.cell}:{position}"
+
+
+def cell_prefix(diagnostic: Diagnostic) -> str:
+    """``cell 3:4:12: `` for a notebook diagnostic, else ``""``: what the formats whose
+    positions cannot point into a notebook put before the message, so a reader sees where."""
+    return "" if diagnostic.cell is None else f"{where(diagnostic)}: "
+
+
+NOTEBOOK_FALLBACK = Location(row=1, column=1)
+"""ruff's position for a notebook diagnostic in the formats read as lines of the file on
+disk (github, gitlab, azure, pylint): "clearly a fallback", since a cell's rows are not
+rows of the ``.ipynb`` JSON."""
 
 
 def plural(count: int, singular: str, plural_form: str) -> str:

@@ -1,10 +1,14 @@
-"""ruff's ``concise`` format: one ``path:row:col: CODE [*] message`` line per diagnostic."""
+"""ruff's ``concise`` format: one ``path:row:col: CODE [*] message`` line per diagnostic.
+
+For a notebook diagnostic, as ruff 0.17: ``path:cell 3:4:12: CODE [*] message`` (rows
+relative to the cell).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lint_rules.formats._base import RenderOptions, paint, relative_path
+from lint_rules.formats._base import RenderOptions, paint, relative_path, where
 from lint_rules.formats.full import header
 from lint_rules.model import Diagnostic
 
@@ -13,9 +17,7 @@ NAME = "concise"
 
 def render_one(diagnostic: Diagnostic, options: RenderOptions) -> str:
     path = relative_path(diagnostic.filename, options.cwd)
-    location = diagnostic.location
-    where = f"{paint(path, 'path', options)}:{location.row}:{location.column}:"
-    return f"{where} {header(diagnostic, options)}\n"
+    return f"{paint(path, 'path', options)}:{where(diagnostic)}: {header(diagnostic, options)}\n"
 
 
 def render(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> str:

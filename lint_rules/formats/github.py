@@ -14,13 +14,18 @@ several lines. Severity maps to ``error`` / ``warning`` / ``notice``.
 Unlike ruff 0.17, which only encodes the newline before ``help:``, the message is
 escaped as GitHub's workflow-command syntax requires (``%``, CR, LF), and so are
 properties (also ``:`` and ``,``), so a path or message holding them stays intact.
+
+A notebook diagnostic gets ruff 0.17's "clearly a fallback" position,
+``line=1,col=1,endLine=1,endColumn=1`` (a cell's rows are not rows of the ``.ipynb``
+file GitHub annotates); unlike ruff, whose text then says ``path:1:1:``, the text gives
+the real place, ``path:cell 3:4:12: CODE message``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lint_rules.formats._base import RenderOptions, relative_path
+from lint_rules.formats._base import NOTEBOOK_FALLBACK, RenderOptions, relative_path, where
 from lint_rules.model import Diagnostic, Severity
 
 NAME = "github"
@@ -39,6 +44,8 @@ def escape_property(text: str) -> str:
 
 def render_one(diagnostic: Diagnostic, options: RenderOptions) -> str:
     start, end = diagnostic.location, diagnostic.end_location
+    if diagnostic.cell is not None:
+        start = end = NOTEBOOK_FALLBACK
     properties = [
         f"title={escape_property(f'{PROGRAM} ({diagnostic.code})')}",
         f"file={escape_property(diagnostic.filename)}",
@@ -50,7 +57,7 @@ def render_one(diagnostic: Diagnostic, options: RenderOptions) -> str:
     if start.row == end.row:
         properties.append(f"endColumn={end.column}")
     path = relative_path(diagnostic.filename, options.cwd)
-    message = f"{path}:{start.row}:{start.column}: {diagnostic.code} {diagnostic.message}"
+    message = f"{path}:{where(diagnostic)}: {diagnostic.code} {diagnostic.message}"
     if diagnostic.fix is not None:
         message += f"\n  help: {diagnostic.fix.message}"
     return f"::{_COMMAND[diagnostic.severity]} {','.join(properties)}::{escape_data(message)}\n"

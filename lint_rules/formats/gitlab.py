@@ -37,6 +37,10 @@ salt (``u64``, little-endian), the rule name and the path (each as Rust hashes a
 The first salt is 0; when a fingerprint is already taken in the report (the same rule
 twice in a file), it is hashed again with the taken value as the salt. So a finding's
 fingerprint does not change when lines move, and each finding's is unique.
+
+A notebook diagnostic gets ruff 0.17's fallback positions, line 1 column 1 for ``begin``
+and ``end`` (a cell's rows are not rows of the ``.ipynb`` file); unlike ruff, the
+description then gives the real place: ``"TRV301: cell 3:4:12: message"``.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
-from lint_rules.formats._base import RenderOptions, relative_path
+from lint_rules.formats._base import NOTEBOOK_FALLBACK, RenderOptions, cell_prefix, relative_path
 from lint_rules.model import Diagnostic, Severity
 
 NAME = "gitlab"
@@ -127,10 +131,12 @@ def render(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> str:
             value = fingerprint(diagnostic.name, path, value)
         taken.add(value)
         start, end = diagnostic.location, diagnostic.end_location
+        if diagnostic.cell is not None:
+            start = end = NOTEBOOK_FALLBACK
         report.append(
             {
                 "check_name": diagnostic.code,
-                "description": f"{diagnostic.code}: {diagnostic.message}",
+                "description": f"{diagnostic.code}: {cell_prefix(diagnostic)}{diagnostic.message}",
                 "severity": SEVERITY[diagnostic.severity],
                 "fingerprint": f"{value:x}",
                 "location": {

@@ -8,6 +8,15 @@
 
 Rows are right-aligned and columns left-aligned to the widest in the file; a blank
 line follows each file.
+
+A notebook diagnostic's position is ``cell 3:4:12`` (rows relative to the cell), as in
+ruff 0.17::
+
+    nb.ipynb:
+       cell 2:1:8  TRV101 [*] message
+      cell 3:10:12 TRV203 message
+
+the row padding (before ``cell``) counting the printed, cell-relative rows.
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ def render(diagnostics: Sequence[Diagnostic], options: RenderOptions) -> str:
         for diagnostic in in_file:
             row = str(diagnostic.location.row).rjust(row_width)
             column = str(diagnostic.location.column).ljust(column_width)
+            if diagnostic.cell is not None:  # ruff pads before the cell: "   cell 3:4:12"
+                row = f"{' ' * (len(row) - len(row.lstrip()))}cell {diagnostic.cell}:{row.lstrip()}"
             out.append(f"  {row}:{column} {header(diagnostic, options)}\n")
         out.append("\n")
     return "".join(out)

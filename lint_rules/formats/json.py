@@ -1,7 +1,8 @@
 """ruff's ``json`` format: an indented array of diagnostic objects, ``[]`` when clean.
 
 Like ruff, the text has no trailing newline. The object's keys (sorted, at every level)
-are exactly ruff 0.17's: ``cell`` (always null: no notebooks), ``code``,
+are exactly ruff 0.17's: ``cell`` (null, or for a notebook the 1-based cell number among
+all cells, the positions below being relative to that cell, as ruff's), ``code``,
 ``end_location``, ``filename`` (absolute, or ``-`` for stdin), ``fix`` (null, or
 ``applicability`` / ``edits`` / ``message``), ``location``, ``message``, ``name``,
 ``noqa_row``, ``severity``, ``url``.
@@ -33,7 +34,7 @@ def _location(location: Location) -> dict[str, int]:
 def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, Any]:
     fix = diagnostic.fix
     return {
-        "cell": None,
+        "cell": diagnostic.cell,
         "code": diagnostic.code,
         "end_location": _location(diagnostic.end_location),
         "filename": diagnostic.filename,

@@ -1,4 +1,7 @@
-"""ruff's ``json-lines`` format: one compact ``json`` object per line, nothing when clean."""
+"""ruff's ``json-lines`` format: one compact ``json`` object per line, nothing when clean.
+
+A notebook diagnostic has ``"cell": 3`` and cell-relative positions, as in ``json``.
+"""
 
 from __future__ import annotations
 

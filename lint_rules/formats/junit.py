@@ -26,6 +26,10 @@ four-space indent and the escaping of all five XML special characters (``&`` ``<
 Unlike ruff, characters that XML 1.0 cannot hold (control characters other than tab,
 newline and carriage return) become U+FFFD, and tab / newline / carriage return in an
 attribute are written as character references so that a parser reads them back.
+
+A notebook diagnostic's test case has no ``line`` / ``column`` attributes, as in ruff
+0.17 (a cell's rows are not rows of the ``.ipynb`` file); unlike ruff, whose failure
+text is then the bare message, the text gives the place: ``cell 3, line 4, col 12, msg``.
 """
 
 from __future__ import annotations
@@ -76,12 +80,14 @@ def classname(filename: str) -> str:
 def _test_case(diagnostic: Diagnostic) -> list[str]:
     start = diagnostic.location
     description = f"line {start.row}, col {start.column}, {diagnostic.message}"
-    case = [
+    case: list[tuple[str, object]] = [
         ("name", f"{PACKAGE}.{diagnostic.code}"),
         ("classname", classname(diagnostic.filename)),
-        ("line", start.row),
-        ("column", start.column),
     ]
+    if diagnostic.cell is None:
+        case += [("line", start.row), ("column", start.column)]
+    else:
+        description = f"cell {diagnostic.cell}, {description}"
     return [
         _tag(2, "testcase", case),
         _tag(3, "properties", ()),

@@ -26,6 +26,12 @@ per edit of a fix of any applicability (``suggestions`` left out when there is n
 ``severity`` (``ERROR`` / ``WARNING`` / ``INFO``), which reviewdog prefers to the
 top-level default. The ``url`` of a code and of the source point into the documentation
 site when ``TOOLRET_DOCS_URL`` names it, and are left out otherwise (never invented).
+
+A notebook diagnostic: ruff 0.17 does nothing special (its rows are those of the
+concatenated code cells, which no reader can map back). toolret gives the cell-relative
+range and starts the message with the place, ``cell 3:4:12: message``; it leaves out
+``suggestions``, whose ranges would address the wrong lines of the ``.ipynb`` file (and
+reviewdog offers them as one-click changes).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from lint_rules.formats._base import RenderOptions
+from lint_rules.formats._base import RenderOptions, cell_prefix
 from lint_rules.formats.sarif import TOOL_NAME
 from lint_rules.model import Diagnostic, Location, Severity, docs_base
 
@@ -62,10 +68,10 @@ def diagnostic_to_rdjson(diagnostic: Diagnostic) -> dict[str, Any]:
             "path": diagnostic.filename,
             "range": _range(diagnostic.location, diagnostic.end_location),
         },
-        "message": diagnostic.message,
+        "message": cell_prefix(diagnostic) + diagnostic.message,
         "severity": SEVERITY[diagnostic.severity],
     }
-    if diagnostic.fix is not None and diagnostic.fix.edits:
+    if diagnostic.fix is not None and diagnostic.fix.edits and diagnostic.cell is None:
         value["suggestions"] = [
             {"range": _range(edit.location, edit.end_location), "text": edit.content}
             for edit in diagnostic.fix.edits

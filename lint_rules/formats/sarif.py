@@ -23,6 +23,11 @@ scanning needs and ruff lacks:
 Levels: error / warning / info → ``error`` / ``warning`` / ``note``; GitHub's
 ``problem.severity`` property: ``error`` / ``warning`` / ``recommendation``. Each fix
 records its applicability (``safe``, ``unsafe``, ``display-only``) in ``properties``.
+
+A notebook diagnostic: ruff 0.17 does nothing special (its regions are rows of the
+concatenated code cells, which no viewer can map back). toolret gives the cell-relative
+region, starts ``message.text`` with the place (``cell 3:4:12: message``) and leaves out
+``fixes``, whose regions would address the wrong lines of the ``.ipynb`` artifact.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import lint_rules
-from lint_rules.formats._base import RenderOptions, relative_path
+from lint_rules.formats._base import RenderOptions, cell_prefix, relative_path
 from lint_rules.model import Diagnostic, Location, Severity, docs_base, rule_url
 
 if TYPE_CHECKING:
@@ -171,11 +176,11 @@ def result(diagnostic: Diagnostic, rule_index: int, options: RenderOptions) -> d
                 }
             }
         ],
-        "message": {"text": diagnostic.message},
+        "message": {"text": cell_prefix(diagnostic) + diagnostic.message},
         "ruleId": diagnostic.code,
         "ruleIndex": rule_index,
     }
-    fixes = _fixes(diagnostic, location)
+    fixes = _fixes(diagnostic, location) if diagnostic.cell is None else []
     if fixes:
         value["fixes"] = fixes
     return value
