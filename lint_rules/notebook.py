@@ -404,10 +404,22 @@ def _is_python(data: dict[str, Any]) -> bool:
 
 
 def _python_of(number: int, source: str) -> Cell | SkippedCell:
+    """The cell as module text. A cell that parses as Python is taken as it is (``config
+    = {...}``, ``page(1)`` are Python, not automagic; ``% len(xs)`` on a continuation
+    line is an operator); otherwise an automagic first word skips it, and IPython
+    escapes at the start of a logical line become placeholders."""
+    python = source if source.endswith("\n") else source + "\n"
+    try:
+        ast.parse(python, "<cell>")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    else:
+        return Cell(number, source, python, {})
     lines = source.splitlines(keepends=True)
     first = lines[0].strip() if lines else ""
     if first.split()[:1] and first.split()[0] in AUTOMAGICS:
         return SkippedCell(number, "magic")
+    starts = _logical_starts(lines)
     restore: dict[str, str] = {}
     out: list[str] = []
     continuing = False
@@ -419,8 +431,9 @@ def _python_of(number: int, source: str) -> Cell | SkippedCell:
             name = stripped[2:].split()[:1]
             if index != 0 or not name or name[0] not in TRANSPARENT_CELL_MAGICS:
                 return SkippedCell(number, "magic")
-        magic = continuing or bool(_ESCAPE.match(body)) or bool(_HELP.match(body))
-        assigned = None if magic else _ASSIGNED_ESCAPE.match(body)
+        at_start = index in starts
+        magic = continuing or (at_start and (bool(_ESCAPE.match(body)) or bool(_HELP.match(body))))
+        assigned = None if magic or not at_start else _ASSIGNED_ESCAPE.match(body)
         if magic or assigned is not None:
             if assigned is not None:
                 placeholder = f"{assigned.group(1)}...  # toolret:ipython:{index}"
@@ -444,6 +457,46 @@ def _python_of(number: int, source: str) -> Cell | SkippedCell:
     except (ValueError, RecursionError, MemoryError) as error:
         return SkippedCell(number, "syntax", str(error))
     return Cell(number, source, python, restore)
+
+
+def _logical_starts(lines: list[str]) -> set[int]:
+    """The indices of the lines that begin a logical line: not inside brackets, a
+    triple-quoted string, or after a backslash continuation (an approximate scan: it
+    only has to tell where an IPython escape may stand)."""
+    starts: set[int] = set()
+    depth = 0
+    quote: str | None = None  # the open triple quote
+    joined = False
+    for index, line in enumerate(lines):
+        if depth == 0 and quote is None and not joined:
+            starts.add(index)
+        position, body = 0, line.rstrip("\r\n")
+        while position < len(body):
+            char = body[position]
+            if quote is not None:
+                if body.startswith(quote, position):
+                    quote, position = None, position + 3
+                    continue
+                position += 2 if char == "\\" else 1
+                continue
+            if char == "#":
+                break
+            if body.startswith(('"""', "'''"), position):
+                quote, position = body[position : position + 3], position + 3
+                continue
+            if char in "\"'":
+                end = position + 1
+                while end < len(body) and body[end] != char:
+                    end += 2 if body[end] == "\\" else 1
+                position = end + 1
+                continue
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth = max(0, depth - 1)
+            position += 1
+        joined = quote is None and body.endswith("\\")
+    return starts
 
 
 def _restore(text: str, cell: Cell) -> str:
@@ -570,3 +623,38 @@ class _Scanner:
     def _after(self, char: str) -> int:
         self._expect(char)
         return self.at
+
+
+# -------------------------------------------------------------- cells held elsewhere
+
+
+def from_cells(cells: list[tuple[str, str]]) -> Notebook:
+    """A notebook of ``(cell_type, source)`` cells (``"code"`` or any other type), as an
+    editor holds them (the language server's notebook documents): the cells are numbered
+    in order, and the code cells form the module as they do in a ``.ipynb`` file."""
+    data = {
+        "cells": [{"cell_type": kind, "metadata": {}, "source": text} for kind, text in cells],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return Notebook.from_text(json.dumps(data))
+
+
+def changed_sources(notebook: Notebook, python_source: str) -> dict[int, str] | None:
+    """Cell number → the new source of each cell the module text ``python_source``
+    changed (IPython lines restored, as ``Notebook.with_sources`` writes them); ``None``
+    when the module text does not split back into the cells."""
+    texts = notebook.cell_texts(python_source)
+    if texts is None:
+        return None
+    changed: dict[int, str] = {}
+    for cell, new in zip(notebook.cells, texts, strict=True):
+        if new == cell.python:
+            continue
+        restored = _restore(new, cell)
+        if not cell.source.endswith("\n") and restored.endswith("\n"):
+            restored = restored[:-1]
+        if restored != cell.source:
+            changed[cell.number] = restored
+    return changed

@@ -644,12 +644,6 @@ def test_a_notebook_on_stdin(project: Path, toolret_cli: Invoke) -> None:
 # ------------------------------------------------------------------ known bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a cell whose first word is an IPython automagic name used as Python "
-    "(`config = {...}`, `page = await ...`, `history.append(...)`) is skipped as automagic; "
-    "ruff 0.17 checks it",
-)
 def test_a_cell_starting_with_an_automagic_name_used_as_python_is_checked(
     project: Path, toolret_cli: Invoke
 ) -> None:
@@ -660,11 +654,6 @@ def test_a_cell_starting_with_an_automagic_name_used_as_python_is_checked(
     assert [r[1:4] for r in found(toolret_cli, "nb.ipynb")] == [("TRV201", 2, 5)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a continuation line starting with `%` or `!=` (black's operator placement) is "
-    "taken for an IPython escape: the valid cell is reported TRV001 and not checked",
-)
 @pytest.mark.parametrize(
     "expression",
     [

@@ -357,6 +357,8 @@ def recognise(module: ParsedModule, project: Project | None = None) -> AgentsFil
 
 
 _MEMO = "openai_agents.recognise"
+_IMPORT_PATH_CHANGES = ("sys.path.insert", "sys.path.append", "sys.path.extend", "site.addsitedir")
+"""Calls after which a module's ``agents`` import may be any package of that name."""
 
 
 def _recognise(
@@ -367,6 +369,10 @@ def _recognise(
     imports_sdk = module.imports_module(PACKAGE)
     if imports_sdk and project is not None and project.is_first_party(module.path, PACKAGE):
         imports_sdk = False  # the project's own ``agents`` package: not the SDK
+    if imports_sdk and module.calls_to(*_IMPORT_PATH_CHANGES):
+        # ``sys.path.insert(0, "/tmp/anthropic-quickstarts")`` before ``from agents.agent
+        # import Agent`` (Anthropic's cookbook): which ``agents`` is imported is not known
+        imports_sdk = False
     if not imports_sdk and not named:
         return result
     finder = _Finder(module, result, index, sdk=imports_sdk)

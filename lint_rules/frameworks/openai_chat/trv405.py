@@ -286,6 +286,9 @@ def run(messages):
                     continue
                 if order is None:
                     order = _source_order(scope)
+                # a helper that answers the first call is the answer; a `tool_calls[0]`
+                # read beside it (a log line, a test of the name) is not
+                sites = sorted(sites, key=lambda s: not isinstance(s, cst.Call))
                 site = next(
                     (
                         s
