@@ -20,6 +20,16 @@ What it does
   A fix is applied by the fix engine (``lint_rules.fixes``) and sent as the
   minimal edits between the text before and after, so the editor gets exactly
   what ``toolret fix`` would write.
+* Jupyter notebooks, through LSP 3.17's notebook document sync (pygls keeps the
+  notebook and its cell documents; the server asks for the Python cells of every
+  notebook): on open, change (debounced) and save, the code cells are checked as
+  one module, built as ``toolret check`` builds a ``.ipynb`` file's
+  (``lint_rules.notebook``: IPython lines as placeholders, magic cells skipped),
+  and each cell gets its own diagnostics at positions in the cell; pulled
+  diagnostics are answered per cell as well. Quick fixes, ``# noqa`` and fix-all
+  are applied to the module and sent as edits of the cells they change. A cell
+  that does not parse keeps its last good diagnostics while the others are
+  checked. A ``.ipynb`` file opened as a plain text document (its JSON) gets none.
 * Positions in the encoding negotiated with the client (UTF-16 unless it offers
   another): toolret's code-point columns are converted line by line. Lines end
   at ``\\n``, ``\\r\\n`` or ``\\r``, as in LSP, CPython and LibCST.
@@ -100,7 +110,7 @@ try:
     )
     from pygls.io_ import StdoutWriter
     from pygls.lsp.server import LanguageServer
-    from pygls.protocol import LanguageServerProtocol
+    from pygls.protocol import LanguageServerProtocol, lsp_method
     from pygls.uris import to_fs_path
     from pygls.workspace import TextDocument
     from pygls.workspace.position_codec import PositionCodec
@@ -118,6 +128,7 @@ from lint_rules.discovery import DiscoveryError, discover
 from lint_rules.engine import check_source
 from lint_rules.fileio import read_regular
 from lint_rules.model import Applicability, Diagnostic, Fix, Location, Severity
+from lint_rules.notebook import Notebook, NotebookError, changed_sources, from_cells
 from lint_rules.rules import InternalError, ParseError
 
 __all__ = ["DEBOUNCE_SECONDS", "FIX_ALL_KIND", "ToolretLanguageServer", "ToolretProtocol", "main"]
@@ -469,6 +480,35 @@ class ToolretProtocol(LanguageServerProtocol):
         self._answer(_message_id(data), refusal)
         return False
 
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(
+        self, params: types.DidChangeNotebookDocumentParams
+    ) -> Any:
+        """pygls' handler, given each changed cell's whole new text: pygls applies a
+        cell's ranged change as a whole-text one when the sync kind is *full* (and the
+        notebook sync has no kind of its own: clients send ranges), so the ranges are
+        applied here first, on LSP lines (:func:`_applied`)."""
+        cells = params.change.cells
+        if cells is not None and cells.text_content:
+            opened = {
+                cell.uri: cell.text
+                for cell in (cells.structure.did_open or [] if cells.structure else [])
+            }
+            for content in cells.text_content:
+                uri = content.document.uri
+                try:
+                    text = opened.get(uri)
+                    if text is None:
+                        text = self.workspace.get_text_document(uri).source
+                    codec = self.workspace.position_codec
+                    for change in content.changes:
+                        text = _applied(text, change, codec)
+                except Exception:  # a cell the notebook never opened: pygls' business
+                    logger.warning("A change to unknown notebook cell %s", uri)
+                    continue
+                content.changes = [types.TextDocumentContentChangeWholeDocument(text=text)]
+        return (yield from super().lsp_notebook_document__did_change(params))
+
     def handle_message(self, message: Any) -> None:
         if message is _ANSWERED:
             return
@@ -525,6 +565,18 @@ class _LineIndex:
         text = self.line_text(line)
         return types.Position(line, codec.client_num_units(text[: max(location.column - 1, 0)]))
 
+    def to_offset(self, position: types.Position, codec: PositionCodec) -> int:
+        """An LSP position as a code-point offset into the text (clamped to the text)."""
+        if position.line >= len(self.starts):
+            return len(self.source)
+        start = self.starts[position.line]
+        units = 0
+        for at, char in enumerate(self.line_text(position.line)):
+            if units >= position.character:
+                return start + at
+            units += codec.client_num_units(char)
+        return start + len(self.line_text(position.line))
+
     def offset(self, offset: int, codec: PositionCodec) -> types.Position:
         """A code-point offset into the text as an LSP position."""
         line = bisect.bisect_right(self.starts, offset) - 1
@@ -568,6 +620,16 @@ def text_edits(old: str, new: str, codec: PositionCodec) -> list[types.TextEdit]
             )
         )
     return edits
+
+
+def _applied(text: str, change: types.TextDocumentContentChangeEvent, codec: PositionCodec) -> str:
+    """``text`` with one content change applied (a range: on LSP lines)."""
+    if not isinstance(change, types.TextDocumentContentChangePartial):
+        return change.text
+    index = _LineIndex(text)
+    start = index.to_offset(change.range.start, codec)
+    end = max(index.to_offset(change.range.end, codec), start)
+    return text[:start] + change.text + text[end:]
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -619,6 +681,29 @@ class _Document:
     """Push mode: the debounced check waiting to publish."""
 
 
+_Cells = tuple[tuple[str, str, str], ...]
+"""A notebook's cells as synced: (cell URI, ``"code"`` or ``"markdown"``, text)."""
+
+
+@dataclass
+class _NotebookState:
+    """What the server knows about one notebook document."""
+
+    cells: _Cells | None = None
+    """The cells ``notebook`` was built from (``None``: not checked yet)."""
+    notebook: Notebook | None = None
+    generation: int = -1
+    findings: dict[str, list[tuple[Diagnostic, types.Diagnostic]]] = field(default_factory=dict)
+    """Cell URI → toolret's diagnostics of the module (module rows, for fixes) and their
+    LSP form in the cell."""
+    shown: dict[str, list[types.Diagnostic]] = field(default_factory=dict)
+    result_id: str = ""
+    applied_serial: int = -1
+    published: set[str] = field(default_factory=set)
+    """Push mode: the cells that were sent diagnostics (cleared when they go)."""
+    pending: asyncio.Task[None] | None = None
+
+
 # ------------------------------------------------------------------ the server
 
 
@@ -630,6 +715,16 @@ class ToolretLanguageServer(LanguageServer):
             SOURCE,
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                # Every notebook, its Python cells. (``notebook: "*"`` rather than no
+                # notebook filter: lsprotocol's clients cannot read a cells-only filter.)
+                notebook_selector=[
+                    types.NotebookDocumentFilterWithNotebook(
+                        notebook="*", cells=[types.NotebookCellLanguage(language="python")]
+                    )
+                ],
+                save=True,
+            ),
             protocol_cls=ToolretProtocol,
         )
         self.debounce = debounce
@@ -639,6 +734,7 @@ class ToolretLanguageServer(LanguageServer):
         self._document_changes = False
         self._watch_files = False
         self._documents: dict[str, _Document] = {}
+        self._notebooks: dict[str, _NotebookState] = {}
         self._serial = 0
         self._generation = 0
         self._resolver = self._new_resolver()
@@ -740,6 +836,10 @@ class ToolretLanguageServer(LanguageServer):
         on(types.TEXT_DOCUMENT_DID_CHANGE, self._did_change)
         on(types.TEXT_DOCUMENT_DID_SAVE, self._did_save, types.SaveOptions(include_text=False))
         on(types.TEXT_DOCUMENT_DID_CLOSE, self._did_close)
+        on(types.NOTEBOOK_DOCUMENT_DID_OPEN, self._did_open_notebook)
+        on(types.NOTEBOOK_DOCUMENT_DID_CHANGE, self._did_change_notebook)
+        on(types.NOTEBOOK_DOCUMENT_DID_SAVE, self._did_save_notebook)
+        on(types.NOTEBOOK_DOCUMENT_DID_CLOSE, self._did_close_notebook)
         on(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, self._did_change_watched_files)
         on(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, self._did_change_folders)
         on(
@@ -822,6 +922,26 @@ class ToolretLanguageServer(LanguageServer):
         if not self.pull_diagnostics:
             self._publish(uri, [], None)
 
+    def _did_open_notebook(self, params: types.DidOpenNotebookDocumentParams) -> None:
+        uri = params.notebook_document.uri
+        self._notebooks[uri] = _NotebookState()
+        self._schedule_notebook(uri, 0.0)
+
+    def _did_change_notebook(self, params: types.DidChangeNotebookDocumentParams) -> None:
+        self._schedule_notebook(params.notebook_document.uri, self.debounce)
+
+    def _did_save_notebook(self, params: types.DidSaveNotebookDocumentParams) -> None:
+        self._schedule_notebook(params.notebook_document.uri, 0.0)
+
+    def _did_close_notebook(self, params: types.DidCloseNotebookDocumentParams) -> None:
+        state = self._notebooks.pop(params.notebook_document.uri, None)
+        if state is not None and state.pending is not None:
+            state.pending.cancel()
+        if not self.pull_diagnostics:
+            cells = {cell.uri for cell in params.cell_text_documents}
+            for uri in sorted(cells | (state.published if state is not None else set())):
+                self._publish(uri, [], None)
+
     def _did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
         names = [_file_name(change.uri) for change in params.changes]
         if any(name in CONFIG_FILENAMES for name in names):
@@ -836,6 +956,9 @@ class ToolretLanguageServer(LanguageServer):
         self._spawn(self._index_workspace())  # pygls has updated ``workspace.folders``
 
     async def _pull(self, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        notebook_uri = self._notebook_of(params.text_document.uri)
+        if notebook_uri is not None:
+            return await self._pull_cell(params, notebook_uri)
         state = await self._current(params.text_document.uri)
         if state is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
@@ -845,8 +968,24 @@ class ToolretLanguageServer(LanguageServer):
             items=state.shown, result_id=state.result_id or None
         )
 
+    async def _pull_cell(
+        self, params: types.DocumentDiagnosticParams, notebook_uri: str
+    ) -> types.DocumentDiagnosticReport:
+        state = await self._current_notebook(notebook_uri)
+        if state is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        if params.previous_result_id is not None and params.previous_result_id == state.result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=state.result_id)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=state.shown.get(params.text_document.uri, []),
+            result_id=state.result_id or None,
+        )
+
     async def _code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         uri = params.text_document.uri
+        notebook_uri = self._notebook_of(uri)
+        if notebook_uri is not None:
+            return await self._cell_code_action(params, notebook_uri)
         state = await self._current(uri)
         if state is None or not state.parsed or state.source is None:
             return None
@@ -911,10 +1050,98 @@ class ToolretLanguageServer(LanguageServer):
                 edit=self._workspace_edit(document, text_edits(source, silenced, codec)),
             )
 
+    async def _cell_code_action(
+        self, params: types.CodeActionParams, notebook_uri: str
+    ) -> list[types.CodeAction] | None:
+        """The code actions of a notebook cell: fixes and ``# noqa`` are applied to the
+        module of the code cells and sent as edits of the cells they change."""
+        uri = params.text_document.uri
+        state = await self._current_notebook(notebook_uri)
+        if state is None or state.notebook is None or state.cells is None:
+            return None
+        if self._cells_of(notebook_uri) != state.cells:
+            return None  # changed while it was checked: the client will ask again
+        module = state.notebook.python_source
+        only = params.context.only
+        actions: list[types.CodeAction] = []
+        if _wants(only, types.CodeActionKind.QuickFix):
+            seen: set[tuple[str, str]] = set()
+            for finding, shown in state.findings.get(uri, []):
+                if not _overlaps(shown.range, params.range):
+                    continue
+                for action in self._cell_quick_fixes(state, module, finding, shown):
+                    key = (action.title, repr(action.edit))
+                    if key not in seen:
+                        seen.add(key)
+                        actions.append(action)
+        if _wants(only, FIX_ALL_KIND) and any(
+            fixes.is_applicable(finding)
+            for found in state.findings.values()
+            for finding, _ in found
+        ):
+            fixed = await self._run(self._fix_all, notebook_uri, module)
+            edit = self._cells_edit(state, fixed) if fixed != module else None
+            if edit is not None and self._cells_of(notebook_uri) == state.cells:
+                actions.append(
+                    types.CodeAction(
+                        title=f"{SOURCE}: Fix all auto-fixable problems",
+                        kind=FIX_ALL_KIND,
+                        edit=edit,
+                    )
+                )
+        return actions
+
+    def _cell_quick_fixes(
+        self,
+        state: _NotebookState,
+        module: str,
+        finding: Diagnostic,
+        shown: types.Diagnostic,
+    ) -> Iterable[types.CodeAction]:
+        fix = finding.fix
+        if fix is not None and fix.applicability is not Applicability.DISPLAY_ONLY:
+            fixed = _apply_one(module, fix)
+            edit = self._cells_edit(state, fixed) if fixed is not None else None
+            if edit is not None:
+                safe = fix.applicability is Applicability.SAFE
+                title = f"{SOURCE} ({finding.code}): {fix.message}"
+                yield types.CodeAction(
+                    title=title if safe else f"{title} (unsafe fix)",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[shown],
+                    edit=edit,
+                    is_preferred=safe,
+                )
+        silenced = _with_noqa(module, finding.noqa_row, finding.code)
+        edit = self._cells_edit(state, silenced) if silenced is not None else None
+        if edit is not None:
+            yield types.CodeAction(
+                title=f"Disable {finding.code} for this line",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[shown],
+                edit=edit,
+            )
+
+    def _cells_edit(self, state: _NotebookState, module: str) -> types.WorkspaceEdit | None:
+        """The edits of the cells that the new module text changes (``None``: none, or it
+        does not split back into the cells)."""
+        assert state.notebook is not None and state.cells is not None
+        changed = changed_sources(state.notebook, module)
+        if not changed:
+            return None
+        changes = []
+        for number, new in sorted(changed.items()):
+            uri, _, old = state.cells[number - 1]
+            document = self.workspace.get_text_document(uri)
+            changes.append((document, text_edits(old, new, document.position_codec)))
+        return self._workspace_edits(changes)
+
     def _shutdown(self, params: None) -> None:
-        for state in self._documents.values():
-            if state.pending is not None:
-                state.pending.cancel()
+        pending = [state.pending for state in self._documents.values()]
+        pending += [state.pending for state in self._notebooks.values()]
+        for task in pending:
+            if task is not None:
+                task.cancel()
         for task in self._tasks:
             task.cancel()
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -953,6 +1180,125 @@ class ToolretLanguageServer(LanguageServer):
             state.shown = shown
             state.result_id = str(serial)
         return state
+
+    # -- notebooks ------------------------------------------------------------
+
+    def _notebook_of(self, uri: str) -> str | None:
+        """The URI of the open notebook ``uri`` is a cell of (``None``: not a cell)."""
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        if notebook is None or notebook.uri not in self._notebooks:
+            return None
+        return notebook.uri
+
+    def _cells_of(self, uri: str) -> _Cells | None:
+        """The notebook's cells as synced now (``None``: not open). A cell is code when
+        its kind is code and its language Python (the cells the selector syncs)."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        if notebook is None:
+            return None
+        cells = []
+        for cell in notebook.cells:
+            document = self.workspace.get_text_document(cell.document)
+            try:
+                text = _source_of(document)
+            except Exception:  # a cell whose text the client never sent
+                text = ""
+            code = cell.kind == types.NotebookCellKind.Code and document.language_id in (
+                None,
+                "python",
+            )
+            cells.append((cell.document, "code" if code else "markdown", text))
+        return tuple(cells)
+
+    async def _current_notebook(self, uri: str) -> _NotebookState | None:
+        """The notebook's state, checked for its current cells (``None``: not open)."""
+        state = self._notebooks.get(uri)
+        cells = self._cells_of(uri)
+        if state is None or cells is None:
+            return None
+        generation = self._generation
+        if state.cells == cells and state.generation == generation:
+            return state
+        self._serial += 1
+        serial = self._serial
+        notebook, found = await self._run(self._check_notebook, uri, cells)
+        if serial < state.applied_serial:
+            return state  # newer cells were checked meanwhile
+        state.applied_serial = serial
+        state.cells, state.notebook, state.generation = cells, notebook, generation
+        findings: dict[str, list[tuple[Diagnostic, types.Diagnostic]]] = {
+            cell_uri: [] for cell_uri, kind, _ in cells if kind == "code"
+        }
+        codec = self.workspace.position_codec
+        indexes: dict[int, _LineIndex] = {}
+        for finding in found:
+            placed = notebook.to_cells(finding) if notebook is not None else finding
+            if placed.cell is None or placed.code == ParseError.code:
+                continue
+            cell_uri, _, text = cells[placed.cell - 1]
+            index = indexes.setdefault(placed.cell, _LineIndex(text))
+            findings[cell_uri].append((finding, _to_lsp(placed, index, codec)))
+        broken = (
+            {cells[c.number - 1][0] for c in notebook.skipped if c.reason == "syntax"}
+            if notebook is not None
+            else set()
+        )
+        state.findings = findings
+        # A cell that does not parse keeps showing its last good diagnostics (as a
+        # document does); its fixes are gone, they belong to older text.
+        shown = {
+            cell_uri: state.shown.get(cell_uri, [])
+            if cell_uri in broken
+            else [s for _, s in found_]
+            for cell_uri, found_ in findings.items()
+        }
+        if shown != state.shown or not state.result_id:
+            state.shown = shown
+            state.result_id = str(serial)
+        return state
+
+    def _check_notebook(self, uri: str, cells: _Cells) -> tuple[Notebook | None, list[Diagnostic]]:
+        """Runs on the worker thread: the module of the code cells, checked as one."""
+        try:
+            notebook = from_cells([(kind, text) for _, kind, text in cells])
+        except NotebookError:
+            logger.exception("Reading notebook %s failed", uri)
+            return None, []
+        if not notebook.cells:
+            return notebook, []
+        return notebook, self._check(uri, notebook.python_source)
+
+    def _schedule_notebook(self, uri: str, delay: float) -> None:
+        """Push mode: check notebook ``uri`` after ``delay`` seconds of quiet, then publish."""
+        state = self._notebooks.get(uri)
+        if self.pull_diagnostics or state is None:
+            return
+        if state.pending is not None:
+            state.pending.cancel()
+        state.pending = asyncio.get_running_loop().create_task(
+            self._publish_notebook_later(uri, delay)
+        )
+
+    async def _publish_notebook_later(self, uri: str, delay: float) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            state = await self._current_notebook(uri)
+            if state is not None and self._notebooks.get(uri) is state:
+                self._publish_notebook(state)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("Publishing diagnostics for %s failed", uri)
+
+    def _publish_notebook(self, state: _NotebookState) -> None:
+        """Push mode: each code cell's diagnostics to the cell; cells that are no longer
+        code cells (or gone) are cleared."""
+        for uri in sorted(state.published - set(state.shown)):
+            self._publish(uri, [], None)
+        for uri, shown in state.shown.items():
+            self._publish(uri, shown, self.workspace.get_text_document(uri).version)
+        state.published = set(state.shown)
 
     async def _run(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` on the worker thread."""
@@ -1211,6 +1557,14 @@ class ToolretLanguageServer(LanguageServer):
                 changed = True
                 if not self.pull_diagnostics and self._documents.get(uri) is state:
                     self._publish(uri, state.shown, state.version)
+            for uri in list(self._notebooks):
+                shown_before = dict(self._notebooks[uri].shown)
+                notebook = await self._current_notebook(uri)
+                if notebook is None or notebook.shown == shown_before:
+                    continue
+                changed = True
+                if not self.pull_diagnostics and self._notebooks.get(uri) is notebook:
+                    self._publish_notebook(notebook)
             if changed and self.pull_diagnostics and self._refresh_support:
                 self.workspace_diagnostic_refresh(None)
         except asyncio.CancelledError:
@@ -1221,14 +1575,26 @@ class ToolretLanguageServer(LanguageServer):
     def _workspace_edit(
         self, document: TextDocument, edits: list[types.TextEdit]
     ) -> types.WorkspaceEdit:
+        return self._workspace_edits([(document, edits)])
+
+    def _workspace_edits(
+        self, changes: list[tuple[TextDocument, list[types.TextEdit]]]
+    ) -> types.WorkspaceEdit:
         if self._document_changes:
-            identifier = types.OptionalVersionedTextDocumentIdentifier(
-                uri=document.uri, version=document.version
-            )
             return types.WorkspaceEdit(
-                document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)]
+                document_changes=[
+                    types.TextDocumentEdit(
+                        text_document=types.OptionalVersionedTextDocumentIdentifier(
+                            uri=document.uri, version=document.version
+                        ),
+                        edits=list(edits),
+                    )
+                    for document, edits in changes
+                ]
             )
-        return types.WorkspaceEdit(changes={document.uri: edits})
+        return types.WorkspaceEdit(
+            changes={document.uri: list(edits) for document, edits in changes}
+        )
 
 
 # ------------------------------------------------------------------ helpers
