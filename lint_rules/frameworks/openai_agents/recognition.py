@@ -357,8 +357,20 @@ def recognise(module: ParsedModule, project: Project | None = None) -> AgentsFil
 
 
 _MEMO = "openai_agents.recognise"
-_IMPORT_PATH_CHANGES = ("sys.path.insert", "sys.path.append", "sys.path.extend", "site.addsitedir")
-"""Calls after which a module's ``agents`` import may be any package of that name."""
+_IMPORT_PATH_CHANGES = ("sys.path.insert", "sys.path.append", "site.addsitedir")
+
+
+def _imports_from_elsewhere(module: ParsedModule) -> bool:
+    """The module puts a literal directory on the import path (``sys.path.insert(0,
+    "/tmp/anthropic-quickstarts")``): its ``agents`` may be another checkout's package.
+    A computed one (``os.path.dirname(__file__)``, the script's own folder) is how
+    scripts import their siblings, and leaves the SDK the SDK."""
+    for call in module.calls_to(*_IMPORT_PATH_CHANGES):
+        if any(
+            isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString)) for arg in call.args
+        ):
+            return True
+    return False
 
 
 def _recognise(
@@ -369,7 +381,7 @@ def _recognise(
     imports_sdk = module.imports_module(PACKAGE)
     if imports_sdk and project is not None and project.is_first_party(module.path, PACKAGE):
         imports_sdk = False  # the project's own ``agents`` package: not the SDK
-    if imports_sdk and module.calls_to(*_IMPORT_PATH_CHANGES):
+    if imports_sdk and _imports_from_elsewhere(module):
         # ``sys.path.insert(0, "/tmp/anthropic-quickstarts")`` before ``from agents.agent
         # import Agent`` (Anthropic's cookbook): which ``agents`` is imported is not known
         imports_sdk = False
