@@ -198,6 +198,14 @@ _SHARED_OPTIONS = (
     ),
     click.option("--extend-exclude", multiple=True, help="Glob patterns to exclude in addition."),
     click.option(
+        "--extension",
+        multiple=True,
+        metavar="<EXTENSION>",
+        help="List of mappings from file extension to language (one of `python`, `ipynb`, "
+        "`pyi`). Add a comma-separated list to override multiple, e.g. "
+        "`--extension=ipy:python,nb:ipynb`.",
+    ),
+    click.option(
         "--show-fixes/--no-show-fixes",
         default=False,
         help="Show an enumeration of all fixed lint violations. Use `--no-show-fixes` to disable.",
@@ -303,6 +311,7 @@ def check(
     respect_gitignore: bool | None,
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
+    extension: tuple[str, ...],
     show_fixes: bool,
     ignore_noqa: bool,
     isolated: bool,
@@ -382,6 +391,7 @@ def check(
         respect_gitignore=respect_gitignore,
         exclude=exclude,
         extend_exclude=extend_exclude,
+        extension=_extension_pairs(extension),
     )
     resolver = _resolver(options)
     project = _project()
@@ -480,6 +490,24 @@ def _per_file_pairs(flag: str, values: Sequence[str]) -> dict[str, list[str]]:
     return table
 
 
+def _extension_pairs(values: Sequence[str]) -> dict[str, str]:
+    """ruff's ``--extension EXTENSION:LANGUAGE``: comma-separated pairs (the language is
+    checked by the settings, with the flag named)."""
+    table: dict[str, str] = {}
+    for value in values:
+        for item in value.split(","):
+            parts = item.split(":")
+            if len(parts) != 2:
+                _fail(
+                    f"toolret: error: invalid value {item!r} for '--extension <EXTENSION>':"
+                    " Expected <Extension>:<Language> pattern\n\n"
+                    "For more information, try '--help'."
+                )
+            name, language = (part.strip() for part in parts)
+            table[name] = language
+    return table
+
+
 def _config_arguments(values: Sequence[str]) -> tuple[Path | None, dict[str, Any]]:
     """ruff's ``--config``: an existing file is the config file (one at most), anything
     else a TOML ``KEY = VALUE`` override; later overrides win. Exit 2 on a bad one."""
@@ -546,6 +574,7 @@ class _RunOptions:
     respect_gitignore: bool | None
     exclude: tuple[str, ...]
     extend_exclude: tuple[str, ...]
+    extension: dict[str, str] = dataclasses.field(default_factory=dict)
     fix_only: bool = False
     """Report only what was fixed (``--fix-only``; ``--diff`` implies it)."""
     show_fixes: bool = False
@@ -580,6 +609,7 @@ def _resolver(options: _RunOptions) -> SettingsResolver:
             extend_exclude=list(options.extend_exclude),
             respect_gitignore=options.respect_gitignore,
             force_exclude=True if options.force_exclude else None,
+            extension=options.extension or None,
         )
 
     try:

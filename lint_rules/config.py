@@ -229,6 +229,27 @@ def _check_glob(pattern: str) -> str:
     return pattern
 
 
+EXTENSION_LANGUAGES = ("python", "pyi", "ipynb")
+"""What a custom file extension can be checked as (ruff's ``extension`` values)."""
+
+
+def _check_extension(extension: str) -> str:
+    """A file extension without its dot (``ipy``, ``pyw``)."""
+    if not extension or extension.startswith(".") or "/" in extension or "\\" in extension:
+        raise ValueError(f"`{extension}` is not a file extension (give it without the dot)")
+    return extension
+
+
+def _check_language(language: str) -> str:
+    if language not in EXTENSION_LANGUAGES:
+        raise ValueError(
+            f"unknown language `{language}` (expected one of "
+            + ", ".join(f"`{name}`" for name in EXTENSION_LANGUAGES)
+            + ")"
+        )
+    return language
+
+
 def _check_selector(selector: str) -> str:
     """A selector must select a rule: a typo such as ``TRV110`` would silently disable a check."""
     if selector == "ALL" or selector in _known_selectors():
@@ -338,6 +359,8 @@ class _StrictBool:
 
 Selector = Annotated[str, _After(_check_selector)]
 Glob = Annotated[str, _After(_check_glob)]
+Extension = Annotated[str, _After(_check_extension)]
+Language = Annotated[str, _After(_check_language)]
 Name = Annotated[str, _After(_check_name)]
 StrictBool = Annotated[bool, _StrictBool()]
 
@@ -513,6 +536,9 @@ class Settings:
     extend_exclude: tuple[Glob, ...] = ()
     respect_gitignore: StrictBool = True
     force_exclude: StrictBool = False
+    extension: dict[Extension, Language] = field(default_factory=dict)
+    """Custom file extensions and what they are checked as (ruff's ``extension``):
+    ``{"ipy" = "python", "nb" = "ipynb"}``; walked like ``*.py`` and ``*.ipynb``."""
     polyai: PolyAISettings = PolyAISettings()
     browser_use: BrowserUseSettings = BrowserUseSettings()
     openai_agents: OpenAIAgentsSettings = OpenAIAgentsSettings()
@@ -567,6 +593,7 @@ class Settings:
         fixable: Sequence[str] | None = None,
         unfixable: Sequence[str] = (),
         extend_fixable: Sequence[str] = (),
+        extension: Mapping[str, str] | None = None,
     ) -> Settings:
         """These settings with command-line flags applied, as ruff applies them.
 
@@ -619,6 +646,13 @@ class Settings:
             changes["respect_gitignore"] = respect_gitignore
         if force_exclude is not None:
             changes["force_exclude"] = force_exclude
+        if extension:
+            mapping = dict(self.extension)
+            for name, language in extension.items():
+                checked("extension", _check_extension, (name,))
+                checked("extension", _check_language, (language,))
+                mapping[name] = language
+            changes["extension"] = mapping
 
         def layer(
             names: tuple[str, str, str],
@@ -732,6 +766,16 @@ class Settings:
         As in ruff, a leading ``!`` is literal here, not a negation.
         """
         return self.is_excluded_posix(self._absolute_posix(path))
+
+    @functools.cached_property
+    def extension_suffixes(self) -> tuple[str, ...]:
+        """``.ext`` of every custom extension: walked like ``*.py``."""
+        return tuple(f".{name}" for name in self.extension)
+
+    @functools.cached_property
+    def notebook_suffixes(self) -> tuple[str, ...]:
+        """``.ext`` of the custom extensions checked as notebooks."""
+        return tuple(f".{name}" for name, language in self.extension.items() if language == "ipynb")
 
     def is_excluded_posix(self, absolute: str) -> bool:
         """``is_excluded`` for an absolute, normalised POSIX path string (the walk's hot path)."""

@@ -358,7 +358,12 @@ def _walk(
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
             # Only Python files and directories matter: decide before any matching.
-            if not is_dir and not (name.endswith(PYTHON_SUFFIXES) and _is_python_file(entry)):
+            suffixes = (
+                PYTHON_SUFFIXES + settings.extension_suffixes
+                if settings.extension
+                else PYTHON_SUFFIXES
+            )
+            if not is_dir and not (name.endswith(suffixes) and _is_python_file(entry)):
                 continue
         except OSError:
             continue

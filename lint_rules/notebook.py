@@ -124,8 +124,19 @@ _ASSIGNED_ESCAPE = re.compile(r"([ \t]*[\w.\[\]'\", ]+?[ \t]*=[ \t]*)[!%]")
 _HELP = re.compile(r"[ \t]*\??[\w.]+\?{1,2}[ \t]*$")
 
 
+_EXTRA_SUFFIXES: tuple[str, ...] = ()
+"""Custom extensions checked as notebooks (``extension = {"nb" = "ipynb"}``)."""
+
+
+def register_suffixes(suffixes: tuple[str, ...]) -> None:
+    """Check files with these suffixes as notebooks too, in this process (the runner
+    registers what the run's settings map to ``ipynb``; its workers inherit it)."""
+    global _EXTRA_SUFFIXES
+    _EXTRA_SUFFIXES = tuple(dict.fromkeys((*_EXTRA_SUFFIXES, *suffixes)))
+
+
 def is_notebook(path: str) -> bool:
-    return path.endswith(SUFFIX)
+    return path.endswith(SUFFIX) or (bool(_EXTRA_SUFFIXES) and path.endswith(_EXTRA_SUFFIXES))
 
 
 class NotebookError(ValueError):

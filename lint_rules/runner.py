@@ -65,6 +65,7 @@ from lint_rules.config import Settings, SettingsResolver
 from lint_rules.discovery import ErrorSink, discover
 from lint_rules.fileio import not_regular_error, read_regular
 from lint_rules.model import Diagnostic, Location
+from lint_rules.notebook import register_suffixes
 
 if TYPE_CHECKING:
     from lint_rules.analysis.module import ParsedModule
@@ -240,6 +241,8 @@ def run(
     for found in iter_files(paths, resolver, force_exclude=force_exclude, on_error=side_error):
         name = os.path.abspath(found)
         settings = selection.settings(name)
+        if settings.extension:
+            register_suffixes(settings.notebook_suffixes)  # before any worker is forked
         keys = selection.frameworks(settings, name)
         slots.append(None)
         result.checked += 1

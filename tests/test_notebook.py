@@ -671,3 +671,83 @@ def test_a_continuation_line_starting_with_an_operator_is_python(
     write(project / "nb.ipynb", notebook([code("setup", SETUP), code("report", cell)]))
     rows = found(toolret_cli, "nb.ipynb")
     assert [r[1:3] for r in rows] == [("TRV201", 2)]
+
+
+# ------------------------------------------------------------------ custom extensions
+
+TOOL_FILE = """\
+from browser_use import Tools
+
+tools = Tools()
+
+
+@tools.action("Count the rows")
+def count_rows(rows: list):
+    return len(rows)
+"""
+
+
+def _extension_project(tmp_path: Path) -> bytes:
+    data = write(
+        tmp_path / "shop.nbjson",
+        notebook([code("c1", TOOL_FILE.replace("tools = Tools()", "tools = Tools()\n%who"))]),
+    )
+    (tmp_path / "tool.pyw").write_text(TOOL_FILE, encoding="utf-8")
+    return data
+
+
+@pytest.mark.parametrize("how", ["config", "flag"])
+def test_custom_extensions_are_walked_and_read_as_mapped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke, how: str
+) -> None:
+    """ruff's ``extension`` setting and ``--extension`` flag: a mapped suffix is walked
+    and checked as Python or as a notebook; unmapped, neither file is looked at."""
+    _extension_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    plain = toolret_cli("check", "--no-cache", "--output-format", "concise", ".")
+    assert plain.exit_code == 0, plain.output
+    if how == "config":
+        (tmp_path / "toolret.toml").write_text('extension = { nbjson = "ipynb", pyw = "python" }\n')
+        args: tuple[str, ...] = ()
+    else:
+        args = ("--extension", "nbjson:ipynb,pyw:python")
+    result = toolret_cli("check", "--no-cache", "--output-format", "concise", *args, ".")
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines()[:2] == [
+        "shop.nbjson:cell 1:9:12: TRV201 [*] Action `count_rows` returns `int`: browser-use "
+        "raises `Invalid action result type` after the action ran; return a `str` or an "
+        "`ActionResult`",
+        "tool.pyw:8:12: TRV201 [*] Action `count_rows` returns `int`: browser-use raises "
+        "`Invalid action result type` after the action ran; return a `str` or an "
+        "`ActionResult`",
+    ]
+
+
+def test_a_notebook_under_a_custom_extension_is_fixed_as_a_notebook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke
+) -> None:
+    before = _extension_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = toolret_cli("check", "--no-cache", "--fix", "--extension", "nbjson:ipynb", ".")
+    assert result.exit_code == 0, result.output
+    after = (tmp_path / "shop.nbjson").read_bytes()
+    assert json.loads(after)["cells"][0]["source"][-1] == "    return str(len(rows))\n"
+    assert "%who" in after.decode()  # the IPython line is back
+    assert after.replace(b"return str(len(rows))", b"return len(rows)") == before
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("nbjson", "Expected <Extension>:<Language> pattern"),
+        ("nbjson:bogus", "unknown language `bogus`"),
+        (".nbjson:ipynb", "is not a file extension"),
+    ],
+)
+def test_a_bad_extension_mapping_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke, value: str, message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = toolret_cli("check", "--no-cache", "--extension", value, ".")
+    assert result.exit_code == 2
+    assert message in result.stderr
