@@ -26,9 +26,9 @@ import libcst as cst
 from lint_rules.analysis.bindings import bound_names, root_name
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
-from lint_rules.analysis.returns import FunctionFlow, analyse_function
 from lint_rules.analysis.shapes import ShapeInference
 from lint_rules.analysis.walk import find_indexed
+from lint_rules.frameworks.resolution import FlowCache
 from lint_rules.frameworks.tool_function import in_expected_failure
 from lint_rules.frameworks.tool_loops import string_value
 
@@ -112,10 +112,8 @@ class LangChainTool:
 
 
 @dataclass
-class LangChainFile:
-    module: ParsedModule
+class LangChainFile(FlowCache):
     project: Project | None = None
-    _flows: dict[int, FunctionFlow] = field(default_factory=dict, repr=False)
 
     _bound: dict[int, frozenset[str]] = field(default_factory=dict, repr=False)
 
@@ -236,14 +234,6 @@ class LangChainFile:
         """The tools the rules judge: not those defined inside ``with pytest.raises(...)``
         (a test of LangChain's own error)."""
         return [t for t in self.tools if not in_expected_failure(self.module, t.function)]
-
-    def flow(self, function: cst.FunctionDef) -> FunctionFlow:
-        kept = self._flows.get(id(function))
-        if kept is None:
-            kept = self._flows[id(function)] = analyse_function(
-                function, self.module.never_returning()
-            )
-        return kept
 
     def inference(self, function: cst.FunctionDef) -> ShapeInference:
         return ShapeInference(self.module, function)

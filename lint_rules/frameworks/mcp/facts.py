@@ -6,7 +6,7 @@ mcp`` then ``@mcp.tool()``. Every file whose bytes can hold such a fact
 (:func:`lint_rules.analysis.index.wants_mcp_facts`) gives
 
 - ``servers``: its module-level names bound to a server (resolved in the file
-  alone, as :meth:`McpFile.module_server` does), with the origin value
+  alone, as :meth:`McpFile.module_kind` does), with the origin value
   (``official``, ``fastmcp``, ``lowlevel``);
 - ``imports``: local name → qualified name, to follow re-exports
   (``from .server import mcp`` in a package's ``__init__.py``);
@@ -43,7 +43,7 @@ def extract_module(module: ParsedModule, data: bytes) -> dict[str, Any]:
     for name in module.constants:
         if name in shadowed:
             continue
-        origin = mcp.module_server(name)
+        origin = mcp.module_kind(name)
         if origin is not None:
             servers[name] = origin.value
     imports = {k: v for k, v in module.imports.items() if k not in shadowed}

@@ -25,19 +25,17 @@ on_call_tool=fn)``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import libcst as cst
 
 from lint_rules import prefilter
-from lint_rules.analysis.bindings import local_bindings
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
-from lint_rules.analysis.returns import FunctionFlow, analyse_function
 from lint_rules.analysis.shapes import ShapeInference
 from lint_rules.analysis.walk import find_indexed
+from lint_rules.frameworks.resolution import MAX_DEPTH, NameResolver
 from lint_rules.frameworks.tool_function import in_expected_failure, may_fall_through
 
 
@@ -70,7 +68,6 @@ _OVERRIDES = frozenset(
     {"tool", "add_tool", "resource", "prompt", "call_tool", "_call_tool", "_mcp_call_tool"}
 )
 """Methods a server subclass may override to change what a tool's return value does."""
-_MAX_DEPTH = 4
 
 
 def has_signal(source: str, path: str) -> bool:
@@ -105,21 +102,17 @@ class Registration:
 
 
 @dataclass
-class McpFile:
-    """One module that may define MCP server tools."""
+class McpFile(NameResolver[Origin]):
+    """One module that may define MCP server tools (the *kind* of a name: its server's
+    origin, ``frameworks/resolution.py``)."""
 
-    module: ParsedModule
     project: Project | None = None
-    _flows: dict[int, FunctionFlow] = field(default_factory=dict, repr=False)
-    _module_servers: dict[str, Origin | None] = field(default_factory=dict, repr=False)
-    _resolving: set[str] = field(default_factory=set, repr=False)
     _factories: dict[int, Origin | None] = field(default_factory=dict, repr=False)
-    _attributes_resolving: bool = field(default=False, repr=False)
     _subclasses: set[int] = field(default_factory=set, repr=False)
 
     # -- servers
 
-    def class_origin(self, node: cst.BaseExpression) -> Origin | None:
+    def kind_of_class(self, node: cst.BaseExpression) -> Origin | None:
         """The origin of a server class: one of the SDKs' classes through imports, or a
         same-module subclass of one that does not override how tools are registered or
         called (``class OrdersServer(FastMCP): ...``)."""
@@ -142,7 +135,7 @@ class McpFile:
             return None
         self._subclasses.add(id(cls))
         try:
-            origin = self.class_origin(bases[0])
+            origin = self.kind_of_class(bases[0])
         finally:
             self._subclasses.discard(id(cls))
         if origin is None:
@@ -153,17 +146,17 @@ class McpFile:
                 return None  # its own registration or calling: not the SDK's
         return origin
 
-    def call_origin(self, node: cst.BaseExpression | None, depth: int = 0) -> Origin | None:
+    def kind_of_call(self, node: cst.BaseExpression | None, depth: int = 0) -> Origin | None:
         """The origin of a server built by ``node``: a constructor call, or a call of a
         same-module factory that returns one."""
         if isinstance(node, cst.Await):
             node = node.expression
         if not isinstance(node, cst.Call):
             return None
-        origin = self.class_origin(node.func)
+        origin = self.kind_of_class(node.func)
         if origin is not None:
             return origin
-        if depth < _MAX_DEPTH and isinstance(node.func, cst.Name):
+        if depth < MAX_DEPTH and isinstance(node.func, cst.Name):
             name = node.func.value
             if name not in self.module.shadowed and name in self.module.functions:
                 return self.factory_origin(self.module.functions[name], depth + 1)
@@ -179,107 +172,12 @@ class McpFile:
         flow = self.flow(function)
         for site in flow.sites:
             value = site.value
-            found.add(self.origin_in(function, value, depth) if value is not None else None)
+            found.add(self.kind_in(function, value, depth) if value is not None else None)
         origin = found.pop() if len(found) == 1 else None
         self._factories[key] = origin
         return origin
 
-    def flow(self, function: cst.FunctionDef) -> FunctionFlow:
-        kept = self._flows.get(id(function))
-        if kept is None:
-            kept = self._flows[id(function)] = analyse_function(
-                function, self.module.never_returning()
-            )
-        return kept
-
-    def module_server(self, name: str) -> Origin | None:
-        """The origin of a module-level name bound (once) to a server. A name whose
-        resolution is under way (a factory that returns the module's own server) is not
-        known."""
-        if name in self._module_servers:
-            return self._module_servers[name]
-        value = self.module.constants.get(name)
-        if value is None or name in self._resolving:
-            return None
-        self._resolving.add(name)
-        try:
-            origin = self.call_origin(value)
-        finally:
-            self._resolving.discard(name)
-        self._module_servers[name] = origin
-        return origin
-
-    @cached_property
-    def attribute_servers(self) -> dict[str, Origin]:
-        """``self.<name>`` attributes assigned a server (and nothing else) in the module."""
-        found: dict[str, set[Origin | None]] = {}
-        self._attributes_resolving = True
-        try:
-            self._attribute_origins(found)
-        finally:
-            self._attributes_resolving = False
-        known: dict[str, Origin] = {}
-        for name, origins in found.items():
-            only = next(iter(origins)) if len(origins) == 1 else None
-            if only is not None:
-                known[name] = only
-        return known
-
-    def _attribute_origins(self, found: dict[str, set[Origin | None]]) -> None:
-        for node in find_indexed(self.module.tree, cst.Assign, cst.AnnAssign, nested=True):
-            targets: list[cst.BaseExpression]
-            if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
-                value: cst.BaseExpression | None = node.value
-            else:
-                assert isinstance(node, cst.AnnAssign)
-                targets, value = [node.target], node.value
-            for target in targets:
-                if (
-                    isinstance(target, cst.Attribute)
-                    and isinstance(target.value, cst.Name)
-                    and target.value.value == "self"
-                ):
-                    # ``self.mcp = FastMCP(...)``, or ``self.mcp = mcp`` of a parameter
-                    # annotated with a server class
-                    origin = self.origin_in(self.function_of(node), value)
-                    found.setdefault(target.attr.value, set()).add(origin)
-
-    def origin_in(
-        self, function: cst.FunctionDef | None, node: cst.BaseExpression | None, depth: int = 0
-    ) -> Origin | None:
-        """The origin of the server an expression of ``function`` (``None``: the module
-        body) refers to, if it is certainly one."""
-        if node is None or depth > _MAX_DEPTH:
-            return None
-        if isinstance(node, cst.Call):
-            return self.call_origin(node, depth)
-        if isinstance(node, cst.Attribute):
-            if isinstance(node.value, cst.Name) and node.value.value == "self":
-                if self._attributes_resolving:
-                    return None  # ``self.a = self.b``: not followed
-                return self.attribute_servers.get(node.attr.value)
-            return None
-        if not isinstance(node, cst.Name):
-            return None
-        name = node.value
-        for scope in self._enclosing_functions(function):
-            local = self._local_binding(scope, name)
-            if local is not None:
-                kind, value = local
-                if kind == "parameter":
-                    return self._annotated_origin(value)
-                if kind == "assigned":
-                    return self.origin_in(scope, value, depth + 1)
-                return None  # bound some other way
-        if name in self.module.shadowed:
-            return None
-        origin = self.module_server(name)
-        if origin is not None:
-            return origin
-        return self.imported_server(name)
-
-    def imported_server(self, name: str) -> Origin | None:
+    def kind_of_import(self, name: str) -> Origin | None:
         """A server imported from another module of the project (whole-project mode)."""
         qualified = self.module.imports.get(name)
         if qualified is None or self.project is None or self.project.index is None:
@@ -288,50 +186,7 @@ class McpFile:
         raw = lookup(self.module.path, qualified) if lookup is not None else None
         return Origin(raw) if raw is not None else None
 
-    def _enclosing_functions(self, function: cst.FunctionDef | None) -> Iterator[cst.FunctionDef]:
-        index = self.module.index
-        node: cst.CSTNode | None = function
-        while isinstance(node, cst.FunctionDef):
-            yield node
-            node = index.enclosing_scope(node)
-            while node is not None and not isinstance(node, cst.FunctionDef):
-                if isinstance(node, cst.ClassDef):
-                    node = index.enclosing_scope(node)
-                    continue
-                return  # a lambda: its names are not followed
-
-    @cached_property
-    def _locals(self) -> dict[int, dict[str, tuple[str, cst.BaseExpression | None]]]:
-        return {}
-
-    def _local_binding(
-        self, function: cst.FunctionDef, name: str
-    ) -> tuple[str, cst.BaseExpression | None] | None:
-        """How ``function`` binds ``name`` itself: ``("parameter", annotation)``,
-        ``("assigned", value)`` (assigned once), ``("other", None)``; ``None`` if it does
-        not bind it."""
-        table = self._locals.get(id(function))
-        if table is None:
-            table = self._locals[id(function)] = local_bindings(function)
-        return table.get(name)
-
-    def _annotated_origin(self, annotation: cst.BaseExpression | None) -> Origin | None:
-        if annotation is None:
-            return None
-        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
-            return None  # a string annotation: not resolved
-        return self.class_origin(annotation)
-
     # -- registrations and tools
-
-    def function_of(self, node: cst.CSTNode) -> cst.FunctionDef | None:
-        """The function whose own code holds ``node`` (``None``: the module body or a
-        class body)."""
-        index = self.module.index
-        scope = index.enclosing_scope(node)
-        while isinstance(scope, cst.ClassDef):
-            scope = index.enclosing_scope(scope)
-        return scope if isinstance(scope, cst.FunctionDef) else None
 
     @cached_property
     def registrations(self) -> list[Registration]:
@@ -346,7 +201,7 @@ class McpFile:
                     expr = expr.func
                 if not isinstance(expr, cst.Attribute) or expr.attr.value not in REGISTRARS:
                     continue
-                origin = self.origin_in(self.function_of(node), expr.value)
+                origin = self.kind_in(self.function_of(node), expr.value)
                 if origin is None or origin is Origin.LOWLEVEL:
                     continue
                 found.append(Registration(decorator, node, origin, expr.attr.value, called))
@@ -391,28 +246,11 @@ class McpFile:
         if not isinstance(target, cst.Name):
             return None
         where = self.function_of(call)
-        origin = self.origin_in(where, owner)
+        origin = self.kind_in(where, owner)
         if origin is None or origin is Origin.LOWLEVEL:
             return None
-        function = self._function_named(where, target.value)
+        function = self.function_named(where, target.value)
         return (function, origin) if function is not None else None
-
-    def _function_named(self, where: cst.FunctionDef | None, name: str) -> cst.FunctionDef | None:
-        """The ``def`` a name refers to where it is used: a nested ``def`` of the enclosing
-        function (defined once, not otherwise bound), else a top-level one."""
-        for scope in self._enclosing_functions(where):
-            binding = self._local_binding(scope, name)
-            if binding is None:
-                continue
-            defs = [
-                n
-                for n in find_indexed(scope.body, cst.FunctionDef)
-                if isinstance(n, cst.FunctionDef) and n.name.value == name
-            ]
-            return defs[0] if binding[0] == "def" and len(defs) == 1 else None
-        if name in self.module.shadowed or name in self.module.constants:
-            return None
-        return self.module.functions.get(name)
 
     @cached_property
     def call_tool_handlers(self) -> list[tuple[cst.FunctionDef, str]]:
@@ -429,12 +267,12 @@ class McpFile:
                 if (
                     isinstance(func, cst.Attribute)
                     and func.attr.value == "call_tool"
-                    and self.origin_in(self.function_of(node), func.value) is Origin.LOWLEVEL
+                    and self.kind_in(self.function_of(node), func.value) is Origin.LOWLEVEL
                 ):
                     found.append((node, "decorated"))
         for call in find_indexed(self.module.tree, cst.Call, nested=True):
             assert isinstance(call, cst.Call)
-            if self.class_origin(call.func) is not Origin.LOWLEVEL:
+            if self.kind_of_class(call.func) is not Origin.LOWLEVEL:
                 continue
             for arg in call.args:
                 if (
@@ -442,7 +280,7 @@ class McpFile:
                     and arg.keyword.value == "on_call_tool"
                     and isinstance(arg.value, cst.Name)
                 ):
-                    function = self._function_named(self.function_of(call), arg.value.value)
+                    function = self.function_named(self.function_of(call), arg.value.value)
                     if function is not None:
                         found.append((function, "on_call_tool"))
         return found
@@ -460,7 +298,9 @@ class McpFile:
 def recognise(module: ParsedModule, project: Project | None = None) -> McpFile:
     """The module's MCP facts, kept on the module for the rules of one parse."""
     if project is not None and project.index is not None:
-        return module.remembered(_MEMO, (project, project.index), lambda: McpFile(module, project))
+        return module.remembered(
+            _MEMO, (project, project.index), lambda: McpFile(module, project=project)
+        )
     return module.remembered(_MEMO, (), lambda: McpFile(module))
 
 

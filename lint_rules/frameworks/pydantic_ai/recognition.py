@@ -29,16 +29,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import libcst as cst
 
-from lint_rules.analysis.bindings import local_bindings
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
-from lint_rules.analysis.returns import FunctionFlow, analyse_function
 from lint_rules.analysis.walk import find_indexed
+from lint_rules.frameworks.resolution import NameResolver
 from lint_rules.frameworks.tool_function import in_expected_failure
 
 AGENT_CLASSES = frozenset({"pydantic_ai.Agent", "pydantic_ai.agent.Agent"})
@@ -106,21 +105,15 @@ def parameters(function: cst.FunctionDef) -> list[cst.Param]:
 
 
 @dataclass
-class PydanticAiFile:
-    """One module that may define Pydantic AI tools."""
+class PydanticAiFile(NameResolver[Owner]):
+    """One module that may define Pydantic AI tools (the *kind* of a name: agent or
+    toolset, ``frameworks/resolution.py``)."""
 
-    module: ParsedModule
     project: Project | None = None
-    _locals: dict[int, dict[str, tuple[str, cst.BaseExpression | None]]] = field(
-        default_factory=dict, repr=False
-    )
-    _module_owners: dict[str, Owner | None] = field(default_factory=dict, repr=False)
-    _resolving: set[str] = field(default_factory=set, repr=False)
-    _flows: dict[int, FunctionFlow] = field(default_factory=dict, repr=False)
 
     # -- owners
 
-    def class_owner(self, node: cst.BaseExpression) -> Owner | None:
+    def kind_of_class(self, node: cst.BaseExpression) -> Owner | None:
         if isinstance(node, cst.Subscript):
             node = node.value  # Agent[Deps, Out]
         qualified = self.module.qualified_name(node)
@@ -130,126 +123,10 @@ class PydanticAiFile:
             return Owner.TOOLSET
         return None
 
-    def call_owner(self, node: cst.BaseExpression | None) -> Owner | None:
+    def kind_of_call(self, node: cst.BaseExpression | None, depth: int = 0) -> Owner | None:
         if isinstance(node, cst.Call):
-            return self.class_owner(node.func)
+            return self.kind_of_class(node.func)
         return None
-
-    def owner_in(
-        self, function: cst.FunctionDef | None, node: cst.BaseExpression | None, depth: int = 0
-    ) -> Owner | None:
-        """What ``node`` (an expression of ``function``; ``None``: the module body) is
-        certainly: an agent, a function toolset, or ``None``."""
-        if node is None or depth > _MAX_DEPTH:
-            return None
-        if isinstance(node, cst.Call):
-            return self.call_owner(node)
-        if isinstance(node, cst.Attribute):
-            if isinstance(node.value, cst.Name) and node.value.value == "self":
-                return self.attribute_owners.get(node.attr.value)
-            return None
-        if not isinstance(node, cst.Name):
-            return None
-        name = node.value
-        for scope in self.enclosing_functions(function):
-            local = self.local_binding(scope, name)
-            if local is not None:
-                kind, value = local
-                if kind == "parameter":
-                    if value is None or isinstance(value, cst.BaseString):
-                        return None
-                    return self.class_owner(value)
-                if kind == "assigned":
-                    return self.owner_in(scope, value, depth + 1)
-                return None
-        return self.module_owner(name)
-
-    def module_owner(self, name: str) -> Owner | None:
-        if name in self.module.shadowed:
-            return None
-        if name in self._module_owners:
-            return self._module_owners[name]
-        value = self.module.constants.get(name)
-        if value is None or name in self._resolving:
-            return None
-        self._resolving.add(name)
-        try:
-            owner = self.call_owner(value)
-        finally:
-            self._resolving.discard(name)
-        self._module_owners[name] = owner
-        return owner
-
-    @cached_property
-    def attribute_owners(self) -> dict[str, Owner]:
-        """``self.<name>`` attributes assigned an agent or toolset (and nothing else)."""
-        found: dict[str, set[Owner | None]] = {}
-        for node in find_indexed(self.module.tree, cst.Assign, cst.AnnAssign, nested=True):
-            if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
-                value: cst.BaseExpression | None = node.value
-            else:
-                assert isinstance(node, cst.AnnAssign)
-                targets, value = [node.target], node.value
-            for target in targets:
-                if (
-                    isinstance(target, cst.Attribute)
-                    and isinstance(target.value, cst.Name)
-                    and target.value.value == "self"
-                ):
-                    found.setdefault(target.attr.value, set()).add(self.call_owner(value))
-        known: dict[str, Owner] = {}
-        for name, owners in found.items():
-            only = next(iter(owners)) if len(owners) == 1 else None
-            if only is not None:
-                known[name] = only
-        return known
-
-    # -- scopes
-
-    def function_of(self, node: cst.CSTNode) -> cst.FunctionDef | None:
-        index = self.module.index
-        scope = index.enclosing_scope(node)
-        while isinstance(scope, cst.ClassDef):
-            scope = index.enclosing_scope(scope)
-        return scope if isinstance(scope, cst.FunctionDef) else None
-
-    def enclosing_functions(self, function: cst.FunctionDef | None) -> Iterator[cst.FunctionDef]:
-        index = self.module.index
-        node: cst.CSTNode | None = function
-        while isinstance(node, cst.FunctionDef):
-            yield node
-            node = index.enclosing_scope(node)
-            while node is not None and not isinstance(node, cst.FunctionDef):
-                if isinstance(node, cst.ClassDef):
-                    node = index.enclosing_scope(node)
-                    continue
-                return
-
-    def local_binding(
-        self, function: cst.FunctionDef, name: str
-    ) -> tuple[str, cst.BaseExpression | None] | None:
-        table = self._locals.get(id(function))
-        if table is None:
-            table = self._locals[id(function)] = local_bindings(function)
-        return table.get(name)
-
-    def function_named(self, where: cst.FunctionDef | None, name: str) -> cst.FunctionDef | None:
-        """The ``def`` a name refers to where it is used: a nested ``def`` of an enclosing
-        function (defined once, not otherwise bound), else a top-level one."""
-        for scope in self.enclosing_functions(where):
-            binding = self.local_binding(scope, name)
-            if binding is None:
-                continue
-            defs = [
-                n
-                for n in find_indexed(scope.body, cst.FunctionDef)
-                if isinstance(n, cst.FunctionDef) and n.name.value == name
-            ]
-            return defs[0] if binding[0] == "def" and len(defs) == 1 else None
-        if name in self.module.shadowed or name in self.module.constants:
-            return None
-        return self.module.functions.get(name)
 
     def _sequence(
         self, where: cst.FunctionDef | None, node: cst.BaseExpression
@@ -289,7 +166,7 @@ class PydanticAiFile:
                 method = expr.attr.value
                 if method not in ("tool", "tool_plain"):
                     continue
-                owner = self.owner_in(self.function_of(node), expr.value)
+                owner = self.kind_in(self.function_of(node), expr.value)
                 if owner is None:
                     continue
                 ctx = _decorated_ctx(owner, method)
@@ -314,7 +191,7 @@ class PydanticAiFile:
                     how = "`Tool(...)`" if ctx is Ctx.INFERRED else f"`Tool(..., {_KWARG[ctx]})`"
                     yield PydanticTool(function, ctx, how, call)
             return
-        owner = self.class_owner(func.value if isinstance(func, cst.Subscript) else func)
+        owner = self.kind_of_class(func.value if isinstance(func, cst.Subscript) else func)
         if owner is not None:
             # Agent(tools=[...]) / FunctionToolset([...])
             listed = _argument(call, 0 if owner is Owner.TOOLSET else None, "tools")
@@ -337,7 +214,7 @@ class PydanticAiFile:
         target = _argument(call, 0, None)
         if not isinstance(target, cst.Name):
             return
-        owner = self.owner_in(where, func.value)
+        owner = self.kind_in(where, func.value)
         if owner is None or (method == "add_function" and owner is not Owner.TOOLSET):
             return
         function = self.function_named(where, target.value)
@@ -374,16 +251,6 @@ class PydanticAiFile:
             seen.setdefault(id(registration.function), registration.function)
         index = self.module.index
         return sorted(seen.values(), key=lambda f: index.span(f)[0])
-
-    def flow(self, function: cst.FunctionDef) -> FunctionFlow:
-        kept = self._flows.get(id(function))
-        if kept is None:
-            kept = self._flows[id(function)] = analyse_function(
-                function, self.module.never_returning()
-            )
-        return kept
-
-    # -- annotations
 
     def is_run_context(self, annotation: cst.BaseExpression, depth: int = 0) -> bool | None:
         """``True``: certainly ``RunContext`` / ``RunContext[...]`` (or its string form);
@@ -492,7 +359,7 @@ def _takes_ctx(call: cst.Call) -> Ctx:
 
 def recognise(module: ParsedModule, project: Project | None = None) -> PydanticAiFile:
     """The module's Pydantic AI facts, kept on the module for the rules of one parse."""
-    return module.remembered(_MEMO, (), lambda: PydanticAiFile(module, project))
+    return module.remembered(_MEMO, (), lambda: PydanticAiFile(module, project=project))
 
 
 _MEMO = "pydantic_ai.recognise"
