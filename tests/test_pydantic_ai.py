@@ -15,41 +15,16 @@ Sources mark the line where a diagnostic starts with ``# !TRV8NN``.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
-
-from lint_rules.config import Settings
-from lint_rules.engine import check_source
+from marks import Marks
 
 ROOT = Path(__file__).resolve().parent.parent
-MARK = re.compile(r"# !(TRV\d{3})")
-Found = set[tuple[str, int]]
-
-
-def findings(source: str, select: str = "TRV8", path: str = "agent.py") -> Found:
-    source = textwrap.dedent(source)
-    compile(source, path, "exec")
-    settings = Settings().with_overrides(select=[select])
-    return {(d.code, d.location.row) for d in check_source(source, path, settings)}
-
-
-def marked(source: str, prefix: str = "TRV8") -> Found:
-    source = textwrap.dedent(source)
-    return {
-        (m.group(1), n)
-        for n, line in enumerate(source.splitlines(), 1)
-        for m in MARK.finditer(line)
-        if m.group(1).startswith(prefix)
-    }
-
-
-def assert_marked(source: str, select: str = "TRV8") -> None:
-    assert findings(source, select) == marked(source, select)
+MARKS = Marks("TRV8", "agent.py")
+findings, marked, assert_marked = MARKS.findings, MARKS.marked, MARKS.assert_marked
 
 
 # ------------------------------------------------------------------ recognition forms
