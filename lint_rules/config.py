@@ -815,7 +815,7 @@ def _allowed_keys(model: type[Any]) -> dict[str, str]:
     }
 
 
-_LINT_KEYS: Final = (
+_SELECTION_KEYS: Final = (
     "select",
     "extend-select",
     "ignore",
@@ -824,6 +824,10 @@ _LINT_KEYS: Final = (
     "extend-fixable",
     "per-file-ignores",
     "extend-per-file-ignores",
+)
+"""The keys whose lists hold rule selectors."""
+_LINT_KEYS: Final = (
+    *_SELECTION_KEYS,
     "polyai",
     "browser-use",
     "openai-agents",
@@ -988,16 +992,7 @@ def _kind(value: object) -> str:
 def _items_of(loc: Sequence[int | str]) -> str:
     """What a list at ``loc`` holds, in plain words."""
     head = loc[0] if loc else ""
-    if head in (
-        "select",
-        "extend-select",
-        "ignore",
-        "fixable",
-        "unfixable",
-        "extend-fixable",
-        "per-file-ignores",
-        "extend-per-file-ignores",
-    ):
+    if head in _SELECTION_KEYS:
         return "rule selectors"
     if head in ("exclude", "extend-exclude"):
         return "glob patterns"

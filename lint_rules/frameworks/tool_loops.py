@@ -41,6 +41,14 @@ def dict_entry(node: cst.Dict, key: str) -> cst.DictElement | None:
     return None
 
 
+def literal_entry(node: cst.CSTNode, key: str) -> str | None:
+    """The string literal a dict display holds under ``key`` (``"role"``, ``"type"``)."""
+    if not isinstance(node, cst.Dict):
+        return None
+    entry = dict_entry(node, key)
+    return string_value(entry.value) if entry is not None else None
+
+
 def has_spread(node: cst.Dict) -> bool:
     return any(isinstance(e, cst.StarredDictElement) for e in node.elements)
 

@@ -38,6 +38,7 @@ from lint_rules.frameworks.tool_loops import (
     fixed_call_id,
     has_double_star,
     keyword,
+    literal_entry,
     string_value,
 )
 
@@ -66,20 +67,14 @@ def has_signal(source: str, path: str) -> bool:
 
 
 def is_tool_result(node: cst.CSTNode) -> bool:
-    if not isinstance(node, cst.Dict):
-        return False
-    entry = dict_entry(node, "type")
-    return entry is not None and string_value(entry.value) == "tool_result"
+    return literal_entry(node, "type") == "tool_result"
 
 
 def is_text_block(node: cst.CSTNode) -> bool:
     """A text content block (``{"type": "text", ...}``) or a string."""
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
         return True
-    if not isinstance(node, cst.Dict):
-        return False
-    entry = dict_entry(node, "type")
-    return entry is not None and string_value(entry.value) == "text"
+    return literal_entry(node, "type") == "text"
 
 
 def role_of(node: cst.Dict) -> tuple[cst.DictElement, str] | None:

@@ -45,6 +45,7 @@ from lint_rules.frameworks.tool_loops import (
     has_spread,
     is_first_index,
     keyword,
+    literal_entry,
     sent_values,
     string_value,
 )
@@ -86,17 +87,11 @@ def has_signal(source: str, path: str, settings: Settings | None = None) -> bool
 
 
 def is_tool_message(node: cst.CSTNode) -> bool:
-    if not isinstance(node, cst.Dict):
-        return False
-    role = dict_entry(node, "role")
-    return role is not None and string_value(role.value) == "tool"
+    return literal_entry(node, "role") == "tool"
 
 
 def is_assistant_message(node: cst.CSTNode) -> bool:
-    if not isinstance(node, cst.Dict):
-        return False
-    role = dict_entry(node, "role")
-    return role is not None and string_value(role.value) == "assistant"
+    return literal_entry(node, "role") == "assistant"
 
 
 # ------------------------------------------------------------------ per function
