@@ -225,17 +225,7 @@ def add_noqa_to_files(
             outcome.problems.append(Problem(f"not changed: cannot encode it as before ({why})"))
             outcome.skipped = sorted({*outcome.skipped, *_rows(diagnostics)})
             continue
-        try:
-            write_atomic(path, encoded, expected=data)
-        except FileChangedError:
-            outcome.problems.append(_changed_problem())
-            continue
-        except OSError as error:
-            outcome.problems.append(Problem(f"not changed: cannot write it ({error})"))
-            outcome.write_error = True
-            continue
-        outcome.written = True
-        outcome.added = result.added
+        _write(outcome, data, encoded, result.added)
     return outcomes
 
 
@@ -264,8 +254,13 @@ def _add_to_notebook(
     if written is None:
         outcome.problems.append(Problem("not changed: the cells could not be written back"))
         return
+    _write(outcome, data, notebook.encode(written[0]), result.added)
+
+
+def _write(outcome: FileNoqa, data: bytes, encoded: bytes, added: int) -> None:
+    """Replace the file's bytes ``data`` with ``encoded`` (atomically, if unchanged)."""
     try:
-        write_atomic(outcome.path, notebook.encode(written[0]), expected=data)
+        write_atomic(outcome.path, encoded, expected=data)
     except FileChangedError:
         outcome.problems.append(_changed_problem())
         return
@@ -274,7 +269,7 @@ def _add_to_notebook(
         outcome.write_error = True
         return
     outcome.written = True
-    outcome.added = result.added
+    outcome.added = added
 
 
 def _rows(diagnostics: Iterable[Diagnostic]) -> set[int]:

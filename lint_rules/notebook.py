@@ -24,6 +24,7 @@ import ast
 import json
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
@@ -351,10 +352,17 @@ class Notebook:
             text = text[:start] + value + text[end:]
         return text, changed
 
+    @cached_property
+    def _escapes_non_ascii(self) -> bool:
+        """The file was written with ``ensure_ascii`` (``\\u`` escapes, no raw non-ASCII):
+        new sources are written the same way. Read once: the text can be megabytes of
+        base64 outputs."""
+        return self.text.isascii() and "\\u" in self.text
+
     def _encoded_source(self, span: tuple[int, int], source: str) -> str:
         """``source`` as a JSON value laid out like the one it replaces."""
         old = self.text[span[0] : span[1]]
-        ascii_only = not any(ord(c) > 127 for c in self.text) and "\\u" in self.text
+        ascii_only = self._escapes_non_ascii
         if not old.startswith("["):
             return json.dumps(source, ensure_ascii=ascii_only)
         lines = source.splitlines(keepends=True)
