@@ -32,7 +32,7 @@ from lint_rules.fileio import read_regular
 from lint_rules.model import Diagnostic
 
 CACHE_DIR_NAME = ".toolret_cache"
-_FORMAT = 4
+_FORMAT = 5
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,9 @@ class CacheEntry:
     settings: str
     facts: str
     diagnostics: list[dict[str, Any]]
+    deps: dict[str, Any] = field(default_factory=dict)
+    """The other modules whose summaries the result read (or looked for): path → stamp
+    ``[size, mtime_ns, inode]`` then, ``None`` if it was absent."""
     decoded: list[Diagnostic] | None = field(default=None, compare=False, repr=False)
     """``diagnostics`` as values, once ``valid_entry`` has decoded them."""
 
@@ -66,12 +69,21 @@ class CacheEntry:
             self.settings,
             self.facts,
             self.diagnostics,
+            self.deps,
         ]
 
     @classmethod
     def from_json(cls, raw: list[Any]) -> CacheEntry:
-        size, mtime_ns, inode, digest, settings, facts, diagnostics = raw
-        return cls(FileStamp(size, mtime_ns, inode), digest, settings, facts, diagnostics)
+        size, mtime_ns, inode, digest, settings, facts, diagnostics, deps = raw
+        if not isinstance(deps, dict):
+            raise TypeError("malformed dependencies")
+        return cls(FileStamp(size, mtime_ns, inode), digest, settings, facts, diagnostics, deps)
+
+    def deps_current(self) -> bool:
+        """Whether every module the result read still has the stamp it had."""
+        from lint_rules.analysis.summaries import stamps_current
+
+        return stamps_current(self.deps)
 
 
 def _umask() -> int:
@@ -139,6 +151,8 @@ class ResultCache:
         entry = self._entries.get(path)
         if entry is None or entry.settings != settings or entry.facts != facts:
             return None
+        if not entry.deps_current():
+            return None
         if entry.stamp != stamp:
             if read is None or entry.stamp.size != stamp.size:
                 return None
@@ -150,7 +164,7 @@ class ResultCache:
             return None
         if entry.stamp != stamp:
             self._updates[path] = CacheEntry(
-                stamp, entry.digest, settings, facts, entry.diagnostics
+                stamp, entry.digest, settings, facts, entry.diagnostics, entry.deps
             )
         return decoded
 
@@ -162,6 +176,7 @@ class ResultCache:
         settings: str,
         facts: str,
         diagnostics: list[Diagnostic],
+        deps: dict[str, Any] | None = None,
     ) -> None:
         self._updates[path] = CacheEntry(
             stamp,
@@ -169,6 +184,7 @@ class ResultCache:
             settings,
             facts,
             [d.to_json() for d in diagnostics],
+            {p: None if s is None else list(s) for p, s in (deps or {}).items()},
         )
 
     def valid_entry(
@@ -179,6 +195,8 @@ class ResultCache:
         entry = self._entries.get(path)
         if entry is None or entry.settings != settings:
             return None
+        if entry.deps and not entry.deps_current():
+            return None  # a module it read summaries of changed, appeared or went
         if entry.stamp != stamp and (
             data is None or entry.stamp.size != stamp.size or content_digest(data) != entry.digest
         ):
@@ -193,7 +211,7 @@ class ResultCache:
         """The diagnostics of a valid entry; new stats are remembered for the next run."""
         if entry.stamp != stamp:
             self._updates[path] = CacheEntry(
-                stamp, entry.digest, entry.settings, entry.facts, entry.diagnostics
+                stamp, entry.digest, entry.settings, entry.facts, entry.diagnostics, entry.deps
             )
         decoded = entry.decoded if entry.decoded is not None else _decode(entry.diagnostics)
         if decoded is None:

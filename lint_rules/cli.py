@@ -639,8 +639,9 @@ class _IsolatedResolver(SettingsResolver):
 
 def _project() -> Project:
     from lint_rules.analysis.project import Project
+    from lint_rules.analysis.summaries import SummaryStore
 
-    return Project(revalidate=False)
+    return Project(revalidate=False, summaries=SummaryStore())
 
 
 def _watch(options: _RunOptions) -> int:

@@ -163,6 +163,27 @@ def _check(
             return []
         return [_internal_error(path, "parsing", error)]
 
+    store = project.summaries if project is not None else None
+    if store is None:
+        diagnostics = _run_rules(module, path, settings, project, codes, signalled, deep)
+    else:
+        module.use_summaries(store)
+        with store.asking_for(path):
+            diagnostics = _run_rules(module, path, settings, project, codes, signalled, deep)
+    diagnostics = _dedupe(diagnostics)
+    return sorted(_filter_noqa(diagnostics, source), key=Diagnostic.sort_key)
+
+
+def _run_rules(
+    module: ParsedModule,
+    path: str,
+    settings: Settings,
+    project: Project | None,
+    codes: frozenset[str],
+    signalled: list[Framework],
+    deep: bool,
+) -> list[Diagnostic]:
+    """Every signalled family's contexts, and its enabled rules' findings on them."""
     diagnostics: list[Diagnostic] = []
     for framework in signalled:
         rules = [r for r in _rules_of(framework.key) if r.code in codes]
@@ -182,8 +203,7 @@ def _check(
                     diagnostics.append(_internal_error(path, f"{rule.code} ({rule.name})", error))
                 continue
             diagnostics.extend(_positioned(rule, findings, module, codes, deep))
-    diagnostics = _dedupe(diagnostics)
-    return sorted(_filter_noqa(diagnostics, source), key=Diagnostic.sort_key)
+    return diagnostics
 
 
 def check_bytes(

@@ -123,6 +123,7 @@ from lint_rules import __version__, fixes
 from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts, ProjectIndex, wants_facts
 from lint_rules.analysis.noqa import add_noqa
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.summaries import SummaryStore
 from lint_rules.config import CONFIG_FILENAMES, ConfigError, Settings, SettingsResolver
 from lint_rules.discovery import DiscoveryError, discover
 from lint_rules.engine import check_source
@@ -738,7 +739,13 @@ class ToolretLanguageServer(LanguageServer):
         self._serial = 0
         self._generation = 0
         self._resolver = self._new_resolver()
-        self._project = Project(revalidate=True)
+        self._summaries = SummaryStore()
+        self._project = Project(revalidate=True, summaries=self._summaries)
+        self._deps: dict[str, frozenset[str]] = {}
+        """Checked path → the other modules whose summaries its last check read (worker
+        thread writes, the loop reads after awaiting the check)."""
+        self._replaced: set[str] = set()
+        """Modules whose summary the last checks replaced (a buffer's edit)."""
         # One worker: checks run in order, and the resolver's and the project's
         # caches are only ever touched from that thread.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolret-check")
@@ -916,6 +923,7 @@ class ToolretLanguageServer(LanguageServer):
 
     def _did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
+        self._spawn(self._release(uri))
         state = self._documents.pop(uri, None)
         if state is not None and state.pending is not None:
             state.pending.cancel()
@@ -1164,6 +1172,7 @@ class ToolretLanguageServer(LanguageServer):
         self._serial += 1
         serial = self._serial
         found = await self._run(self._check, uri, source)
+        self._recheck_readers(exclude=uri)
         if serial < state.applied_serial:
             return state  # a newer text was checked meanwhile
         state.applied_serial = serial
@@ -1360,6 +1369,8 @@ class ToolretLanguageServer(LanguageServer):
             stale = [uri for uri, path in open_paths.items() if path in changed]
             if stale:
                 self._invalidate(settings=False, uris=stale)
+            await self._run(self._forget_summaries, paths)
+            self._recheck_readers()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -1404,6 +1415,12 @@ class ToolretLanguageServer(LanguageServer):
         self._indexing = False
         return self._rebuild_index()
 
+    def _forget_summaries(self, paths: list[str]) -> None:
+        """Worker thread: files changed on disk; their summaries are read again."""
+        self._summaries.refresh()
+        self._replaced |= self._summaries.changed | set(paths)
+        self._summaries.changed.clear()
+
     def _update_index(self, paths: list[str], open_paths: set[str]) -> set[str]:
         """Worker thread: re-read the facts of ``paths`` and update the index with those
         that changed (only what they can affect is derived again); the ``open_paths``
@@ -1427,6 +1444,33 @@ class ToolretLanguageServer(LanguageServer):
             if after is not before:  # created, deleted or changed on disk
                 index.update(path, None if after is None else after[1])
         return {path for path, view in views.items() if index.view(path) != view}
+
+    async def _release(self, uri: str) -> None:
+        """A closed document is what its file says again: for the modules that read it."""
+        path = _path_of(uri)
+        if path:
+            await self._run(self._release_summary, path)
+            self._recheck_readers()
+
+    def _release_summary(self, path: str) -> None:
+        self._summaries.release(path)
+        self._deps.pop(path, None)
+        self._replaced |= self._summaries.changed
+        self._summaries.changed.clear()
+
+    def _recheck_readers(self, exclude: str | None = None) -> None:
+        """Check again the open documents whose last check read the summary of a module
+        that a check, a closed buffer or a change on disk has replaced since."""
+        replaced, self._replaced = self._replaced, set()
+        if not replaced:
+            return
+        stale = [
+            uri
+            for uri in self._documents
+            if uri != exclude and self._deps.get(_path_of(uri), frozenset()) & replaced
+        ]
+        if stale:
+            self._invalidate(settings=False, uris=stale)
 
     def _read_facts(self, path: str) -> None:
         try:
@@ -1462,7 +1506,11 @@ class ToolretLanguageServer(LanguageServer):
             settings = self._settings_for(path)
             if path and _is_excluded(path, self._resolver):
                 return []
+            self._summaries.refresh()
             found = check_source(source, path, settings, self._project)
+            self._deps[path] = frozenset(self._summaries.take_deps(path))
+            self._replaced |= self._summaries.changed
+            self._summaries.changed.clear()
             return fixes.without_unfixable(settings, found)  # ``unfixable``: no quick fix
         except ConfigError as error:
             return [_engine_diagnostic(path, error.summary)]

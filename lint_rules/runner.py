@@ -59,6 +59,7 @@ from lint_rules.analysis.index import (
     wants_facts,
 )
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.summaries import Stamp, SummaryStore
 from lint_rules.cache import CacheEntry, FileStamp, ResultCache, content_digest
 from lint_rules.catalog import DEFAULT_ENABLED, frameworks_enabled
 from lint_rules.config import Settings, SettingsResolver
@@ -83,6 +84,9 @@ class FileResult:
     source: str | None = None
     """The decoded text the diagnostics were computed on, kept for files with
     diagnostics; ``None`` for a result the cache answered until ``text()`` reads it."""
+    deps: dict[str, Stamp] = field(default_factory=dict)
+    """The other files the result read summaries of (or looked for), with their stamps:
+    the cache re-checks the file when one of them changes."""
     _read: bool = field(default=False, repr=False, compare=False)
 
     def text(self) -> str | None:
@@ -224,7 +228,8 @@ def run(
     facts may live in unchanged ones) and set as ``project.index``; the second
     pass decides from the cache or checks each file with those facts.
     """
-    project = project if project is not None else Project(revalidate=False)
+    if project is None:
+        project = Project(revalidate=False, summaries=SummaryStore())
     result = RunResult()
     selection = _Selection(resolver)
     slots: list[FileResult | None] = []
@@ -457,7 +462,7 @@ def _store(
     result: FileResult,
 ) -> None:
     """Remember a checked file's result under its stats, content, settings and facts."""
-    cache.store(path, stamp, data, settings.fingerprint(), digest, result.diagnostics)
+    cache.store(path, stamp, data, settings.fingerprint(), digest, result.diagnostics, result.deps)
 
 
 # ------------------------------------------------------------- project index
@@ -618,6 +623,8 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
                 module = _parse_quietly(source_of(task.data, task.path), task.path)
             except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
                 module = None
+            if module is not None:
+                project.attach(module)
             facts = (
                 extract_parsed(module, task.data, project) if module is not None else EMPTY_FACTS
             )
@@ -634,7 +641,8 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
         digest = project.facts_digest(task.path, task.keys)
     finally:
         project.index = previous
-    return _Speculation(_with_source(FileResult(task.path, diagnostics), task.data), digest, facts)
+    result = FileResult(task.path, diagnostics, deps=_deps(project, task.path))
+    return _Speculation(_with_source(result, task.data), digest, facts)
 
 
 def _parse_quietly(source: str, path: str) -> ParsedModule | None:
@@ -719,14 +727,21 @@ _WORKER_PROJECT: Project | None = None
 def _init_worker(index: ProjectIndex | None) -> None:
     """A worker's own project facts, with the parent's whole-project index."""
     global _WORKER_PROJECT
-    _WORKER_PROJECT = Project(revalidate=False, index=index)
+    _WORKER_PROJECT = Project(revalidate=False, index=index, summaries=_worker_summaries(index))
 
 
 def _worker_project() -> Project:
     global _WORKER_PROJECT
     if _WORKER_PROJECT is None:  # every pool runs ``_init_worker``; a safety net
-        _WORKER_PROJECT = Project(revalidate=False)
+        _WORKER_PROJECT = Project(revalidate=False, summaries=SummaryStore())
     return _WORKER_PROJECT
+
+
+def _worker_summaries(index: ProjectIndex | None) -> SummaryStore:
+    """A worker's summaries: its own store (the parent's cannot be shared), or the one
+    the worker already has — a pool of the second pass reads what the first one read."""
+    previous = _WORKER_PROJECT.summaries if _WORKER_PROJECT is not None else None
+    return previous if previous is not None else SummaryStore()
 
 
 def _check_in_worker(task: tuple[str, bytes, Settings]) -> FileResult:
@@ -739,7 +754,11 @@ def _check_one(path: str, data: bytes, settings: Settings, project: Project) -> 
 
     diagnostics = check_bytes(data, path, settings, project)
     _file_done()
-    return _with_source(FileResult(path, diagnostics), data)
+    return _with_source(FileResult(path, diagnostics, deps=_deps(project, path)), data)
+
+
+def _deps(project: Project, path: str) -> dict[str, Stamp]:
+    return project.summaries.take_deps(path) if project.summaries is not None else {}
 
 
 @contextmanager

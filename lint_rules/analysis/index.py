@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from lint_rules.analysis.summaries import module_file
 from lint_rules.fileio import read_regular
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -674,23 +675,7 @@ class ProjectIndex:
         return None
 
     def _module_file(self, importer: str, parts: list[str], level: int) -> str | None:
-        if level:
-            base = os.path.dirname(importer)
-            for _ in range(level - 1):
-                base = os.path.dirname(base)
-            bases = [base]
-        else:
-            if not parts:
-                return None
-            bases = [os.path.dirname(importer)]
-            for root in self.roots:
-                bases.extend([str(root), str(root / "src")])
-        for base in dict.fromkeys(bases):
-            stem = os.path.join(base, *parts)
-            for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
-                if self._is_file(candidate):
-                    return candidate
-        return None
+        return module_file(importer, parts, level, map(str, self.roots), self._is_file)
 
     def _is_file(self, path: str) -> bool:
         if self._recording is not None:

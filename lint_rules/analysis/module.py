@@ -28,6 +28,7 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 
 from lint_rules.analysis.positions import RawRange, statement_ranges
 from lint_rules.analysis.stack import deep_if_needed
+from lint_rules.analysis.summaries import SummaryStore
 from lint_rules.analysis.walk import TreeIndex, tree_index
 
 
@@ -62,10 +63,31 @@ class ParsedModule:
     shift to add)."""
     _index: TreeIndex | None = field(default=None, repr=False)
     _calls_by_callee: dict[str, list[cst.Call]] | None = field(default=None, repr=False)
-    _never_returning: frozenset[str] | None = None
     _line_starts: list[int] | None = None
     _python_tree: ast.Module | None = field(default=None, repr=False)
     """CPython's tree of ``source`` when ``check_parse_cost`` had to build it."""
+    _summaries: SummaryStore | None = field(default=None, repr=False)
+
+    @property
+    def summaries(self) -> SummaryStore:
+        """The project facts this module's analysis asks (``analysis.summaries``): the
+        project's store when a front end gave one (``use_summaries``), else one that
+        knows this module alone (flake8)."""
+        if self._summaries is None:
+            self.use_summaries(SummaryStore(reads_files=False))
+        assert self._summaries is not None
+        return self._summaries
+
+    def use_summaries(self, store: SummaryStore) -> None:
+        """Answer project-fact questions from ``store``, this module summarised from its
+        own tree (not from the disk: the language server checks unsaved text)."""
+        if self._summaries is store:
+            return
+        self._summaries = store
+        tree = self._python_tree
+        if tree is None:
+            tree = cpython_tree_quietly(self.source)
+        store.adopt(self.path, tree)
 
     def remembered(self, key: str, inputs: tuple[object, ...], compute: Callable[[], _T]) -> _T:
         """``compute()``, kept on the module under ``key`` for as long as it is asked with
@@ -151,17 +173,6 @@ class ParsedModule:
         return any(
             target == prefix or target.startswith(dotted) for target in self.imports.values()
         ) or any(m == prefix or m.startswith(dotted) for m in self.star_imports)
-
-    def never_returning(self) -> frozenset[str]:
-        """Module-level functions annotated ``NoReturn``/``Never``: a call of one ends a body."""
-        if self._never_returning is None:
-            self._never_returning = frozenset(
-                name
-                for name, fn in self.functions.items()
-                if fn.returns is not None
-                and self.code_for(fn.returns.annotation).rsplit(".", 1)[-1] in ("NoReturn", "Never")
-            )
-        return self._never_returning
 
     # -------------------------------------------------------------- positions
 
@@ -493,6 +504,16 @@ _LEVEL: dict[type[ast.operator], int] = {
     ast.BitOr: 2, ast.BitXor: 3, ast.BitAnd: 4, ast.LShift: 5, ast.RShift: 5,
 }  # fmt: skip
 _TRAILERS = 6
+
+
+def cpython_tree_quietly(source: str) -> ast.Module | None:
+    """CPython's tree of ``source``, or ``None`` for anything it does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def cpython_tree(source: str) -> ast.Module | None:

@@ -38,6 +38,8 @@ from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
 
 if TYPE_CHECKING:
     from lint_rules.analysis.index import ProjectIndex
+    from lint_rules.analysis.module import ParsedModule
+    from lint_rules.analysis.summaries import SummaryStore
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -191,6 +193,11 @@ class Project:
     polyai_projects: dict[Path, PolyAIProject] = field(default_factory=dict)
     index: ProjectIndex | None = None
     """Whole-project facts (``toolret check``); ``None`` where only same-file facts are used."""
+    summaries: SummaryStore | None = None
+    """The modules of the project as rules ask about them (``analysis.summaries``: does an
+    imported helper ever return, what does it return): ``toolret check``, the language
+    server and the codemod read them; ``None`` (flake8, which sees one file): a name
+    imported from another module of the project is not known."""
     _roots: dict[str, Path | None] = field(default_factory=dict)
     _stamps: dict[Path, tuple[tuple[str, int, int], ...]] = field(default_factory=dict)
     _first_party: dict[tuple[str, str], bool] = field(default_factory=dict)
@@ -198,6 +205,11 @@ class Project:
     _candidates: dict[str, tuple[tuple[str, ...], str | None]] = field(default_factory=dict)
     _holds_package: dict[tuple[str, str], bool] = field(default_factory=dict)
     _distributions: dict[str, str | None] = field(default_factory=dict)
+
+    def attach(self, module: ParsedModule) -> None:
+        """Let ``module``'s analysis ask the project's summaries (when there are any)."""
+        if self.summaries is not None:
+            module.use_summaries(self.summaries)
 
     def names_file(self, key: str, path: str) -> bool:
         """Whether a fact of another file makes ``path`` relevant to framework ``key``

@@ -17,11 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from lint_rules.analysis.bindings import bound_names, parameters
 from lint_rules.analysis.literals import int_value
 from lint_rules.analysis.walk import run_visitor
+
+if TYPE_CHECKING:
+    from lint_rules.analysis.module import ParsedModule
+
+Leaves = bool | None
+"""Whether a block always leaves the function: ``None`` when that rests on a call whose
+target is not known (a parameter, a module that cannot be read)."""
 
 _NEVER_RETURNING_CALLS = frozenset(
     {
@@ -44,6 +53,10 @@ class ReturnSite:
     """The ``return`` statement; ``None`` for the implicit fall-through at the end."""
     calls_before: tuple[cst.Call, ...]
     """Calls (outside nested scopes) that can run before this return, in source order."""
+    handlers: tuple[cst.ExceptHandler, ...] = ()
+    """For the fall-through at the end: the ``except`` handlers it is reached through,
+    when the function's last statement is a ``try`` whose body always leaves (the end
+    is then reached only when one of these handlers runs)."""
 
     @property
     def value(self) -> cst.BaseExpression | None:
@@ -61,25 +74,101 @@ class FunctionFlow:
     sites: list[ReturnSite] = field(default_factory=list)
     calls: list[cst.Call] = field(default_factory=list)
     is_generator: bool = False
+    uncertain_end: bool = False
+    """Whether the end may be reached only past calls whose targets are not known (the
+    fall-through is then not among ``sites``: no rule judges it)."""
 
 
-def analyse_function(
-    function: cst.FunctionDef, never_returning: frozenset[str] = frozenset()
-) -> FunctionFlow:
+def analyse_function(function: cst.FunctionDef, module: ParsedModule | None = None) -> FunctionFlow:
     """Collect return sites (fall-through included) and calls of ``function``.
 
-    ``never_returning`` names module-level functions annotated ``NoReturn`` /
-    ``Never``: a body ending in a call of one does not fall off the end.
+    A body ending in a call that never returns (``sys.exit``, a function of this or
+    another project module that always raises or is annotated ``NoReturn``, resolved
+    through ``module``'s imports and the project's summaries) does not fall off the end;
+    one ending in a call whose target is not known makes the end uncertain.
     """
-    walker = _FlowWalker(never_returning)
+    walker = _FlowWalker(_CallJudge(module, function))
     before, terminates = walker.block(function.body.body, ())
     flow = FunctionFlow(calls=walker.calls, is_generator=walker.is_generator)
     if flow.is_generator:
         return flow
     flow.sites = walker.sites
-    if not terminates:
-        flow.sites.append(ReturnSite(statement=None, calls_before=before))
+    if terminates is None:
+        flow.uncertain_end = True
+    elif not terminates:
+        statements = function.body.body
+        last = statements[-1] if statements else None
+        via = walker.handlers_of.get(id(last), ()) if last is not None else ()
+        flow.sites.append(ReturnSite(statement=None, calls_before=before, handlers=via))
     return flow
+
+
+class _CallJudge:
+    """Whether a call in one function never returns: three-valued (``None``: not known)."""
+
+    def __init__(self, module: ParsedModule | None, function: cst.FunctionDef) -> None:
+        self.module = module
+        self.function = function
+        self._locals: frozenset[str] | None = None
+        self._receiver: tuple[str, str] | bool | None = False
+
+    def __call__(self, call: cst.Call, awaited: bool = False) -> Leaves:
+        dotted = _dotted_name(call.func)
+        if dotted is None:
+            return False  # a method of a call's result, a subscript's: an object's method
+        module = self.module
+        if module is None:
+            return dotted in _NEVER_RETURNING_CALLS or dotted in _NEVER_RETURNING_BUILTINS
+        head, _, rest = dotted.partition(".")
+        if head in self._local_names():
+            if dotted in _NEVER_RETURNING_CALLS:
+                return True  # ``import sys`` in the function
+            receiver = self._own_class()
+            if receiver is not None and head == receiver[0] and rest and "." not in rest:
+                return module.summaries.method_never_returns(
+                    module.path, receiver[1], rest, awaited
+                )
+            return False if rest else None  # a parameter or local value called: unknown
+        if dotted in _NEVER_RETURNING_CALLS and head not in module.imports:
+            return head not in module.local_names  # ``assert_never`` written bare
+        return module.summaries.name_never_returns(module.path, dotted, awaited)
+
+    def _local_names(self) -> frozenset[str]:
+        """The names the function and the functions around it bind (parameters too)."""
+        if self._locals is None:
+            names: set[str] = set(bound_names(self.function))
+            module = self.module
+            if module is not None:
+                scope = module.index.enclosing_scope(self.function)
+                while scope is not None:
+                    if isinstance(scope, cst.FunctionDef):
+                        names |= bound_names(scope)
+                    elif isinstance(scope, cst.Lambda):
+                        names |= {p.name.value for p in parameters(scope.params)}
+                    scope = module.index.enclosing_scope(scope)
+            self._locals = frozenset(names)
+        return self._locals
+
+    def _own_class(self) -> tuple[str, str] | None:
+        """``(receiver, class)`` when the function is a method of a module-level class
+        that takes ``self``/``cls`` (its first parameter) and does not rebind it."""
+        if self._receiver is False:
+            self._receiver = None
+            module = self.module
+            assert module is not None
+            owner = module.index.enclosing_scope(self.function)
+            params = parameters(self.function.params)
+            if (
+                isinstance(owner, cst.ClassDef)
+                and module.classes.get(owner.name.value) is owner
+                and params
+                and not any(
+                    isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+                    for d in self.function.decorators
+                )
+            ):
+                self._receiver = (params[0].name.value, owner.name.value)
+        return self._receiver  # type: ignore[return-value]
 
 
 class _CallCollector(cst.CSTVisitor):
@@ -109,11 +198,13 @@ class _CallCollector(cst.CSTVisitor):
 
 
 class _FlowWalker:
-    def __init__(self, never_returning: frozenset[str]) -> None:
-        self.never_returning = never_returning
+    def __init__(self, judge: _CallJudge) -> None:
+        self.judge = judge
         self.sites: list[ReturnSite] = []
         self.calls: list[cst.Call] = []
         self.is_generator = False
+        self.handlers_of: dict[int, tuple[cst.ExceptHandler, ...]] = {}
+        """``id`` of a ``try`` whose body always leaves → the handlers that fall out of it."""
 
     def _collect(self, node: cst.CSTNode | None) -> list[cst.Call]:
         if node is None:
@@ -129,17 +220,20 @@ class _FlowWalker:
         self,
         statements: Sequence[cst.BaseStatement | cst.BaseSmallStatement],
         before: tuple[cst.Call, ...],
-    ) -> tuple[tuple[cst.Call, ...], bool]:
+    ) -> tuple[tuple[cst.Call, ...], Leaves]:
         """Walk statements; return (calls that can have run at the end, always leaves)."""
+        uncertain = False
         for stmt in statements:
             before, terminates = self.statement(stmt, before)
             if terminates:
                 return before, True
-        return before, False
+            if terminates is None:
+                uncertain = True
+        return before, None if uncertain else False
 
     def _suite(
         self, suite: cst.BaseSuite, before: tuple[cst.Call, ...]
-    ) -> tuple[tuple[cst.Call, ...], bool]:
+    ) -> tuple[tuple[cst.Call, ...], Leaves]:
         if isinstance(suite, cst.IndentedBlock):
             return self.block(suite.body, before)
         assert isinstance(suite, cst.SimpleStatementSuite)
@@ -147,7 +241,7 @@ class _FlowWalker:
 
     def statement(
         self, stmt: cst.BaseStatement | cst.BaseSmallStatement, before: tuple[cst.Call, ...]
-    ) -> tuple[tuple[cst.Call, ...], bool]:
+    ) -> tuple[tuple[cst.Call, ...], Leaves]:
         if isinstance(stmt, cst.SimpleStatementLine):
             return self.block(stmt.body, before)
         if isinstance(stmt, cst.Return):
@@ -180,9 +274,12 @@ class _FlowWalker:
         self._collect(stmt)
         return before, False
 
-    def _if(self, stmt: cst.If, before: tuple[cst.Call, ...]) -> tuple[tuple[cst.Call, ...], bool]:
+    def _if(
+        self, stmt: cst.If, before: tuple[cst.Call, ...]
+    ) -> tuple[tuple[cst.Call, ...], Leaves]:
         before = before + tuple(self._collect(stmt.test))
         body_end, body_leaves = self._suite(stmt.body, before)
+        else_leaves: Leaves
         if stmt.orelse is None:
             else_end, else_leaves = before, False
         elif isinstance(stmt.orelse, cst.If):
@@ -192,11 +289,11 @@ class _FlowWalker:
         merged = _merge(
             before, [] if body_leaves else [body_end], [] if else_leaves else [else_end]
         )
-        return merged, body_leaves and else_leaves
+        return merged, _all(body_leaves, else_leaves)
 
     def _loop(
         self, stmt: cst.For | cst.While, before: tuple[cst.Call, ...]
-    ) -> tuple[tuple[cst.Call, ...], bool]:
+    ) -> tuple[tuple[cst.Call, ...], Leaves]:
         if isinstance(stmt, cst.For):
             before = before + tuple(self._collect(stmt.iter))
             infinite = False
@@ -208,8 +305,8 @@ class _FlowWalker:
         after = _merge(before, [body_end], [])
         if stmt.orelse is not None:
             else_end, else_leaves = self._suite(stmt.orelse.body, after)
-            if else_leaves and not breaks:
-                return after, True
+            if else_leaves is not False and not breaks:
+                return after, else_leaves
             after = _merge(after, [else_end], [])
         if infinite and not breaks:
             return after, True
@@ -217,46 +314,52 @@ class _FlowWalker:
 
     def _try(
         self, stmt: cst.Try, before: tuple[cst.Call, ...]
-    ) -> tuple[tuple[cst.Call, ...], bool]:
+    ) -> tuple[tuple[cst.Call, ...], Leaves]:
         body_end, body_leaves = self._suite(stmt.body, before)
         # A handler may run after any part of the body: everything in it can have run.
         handler_start = _merge(before, [body_end], [])
         ends: list[tuple[cst.Call, ...]] = []
-        all_leave = True
+        main_leaves: Leaves = body_leaves
         if stmt.orelse is not None and not body_leaves:
-            else_end, else_leaves = self._suite(stmt.orelse.body, body_end)
-            if not else_leaves:
+            else_end, main_leaves = self._suite(stmt.orelse.body, body_end)
+            if not main_leaves:
                 ends.append(else_end)
-                all_leave = False
         elif not body_leaves:
             ends.append(body_end)
-            all_leave = False
+        all_leave: Leaves = main_leaves
+        falling: list[cst.ExceptHandler] = []
         for handler in stmt.handlers:
             start = handler_start + tuple(self._collect(handler.type))
             end, leaves = self._suite(handler.body, start)
             if not leaves:
                 ends.append(end)
-                all_leave = False
+                if leaves is False:
+                    falling.append(handler)
+            all_leave = _all(all_leave, leaves)
+        if main_leaves is True and falling:
+            self.handlers_of[id(stmt)] = tuple(falling)
         after = _merge(before, ends, [])
         if stmt.finalbody is not None:
             after, final_leaves = self._suite(stmt.finalbody.body, _merge(handler_start, ends, []))
             if final_leaves:
                 return after, True
+            if final_leaves is None and all_leave is False:
+                return after, None
         return after, all_leave
 
     def _match(
         self, stmt: cst.Match, before: tuple[cst.Call, ...]
-    ) -> tuple[tuple[cst.Call, ...], bool]:
+    ) -> tuple[tuple[cst.Call, ...], Leaves]:
         before = before + tuple(self._collect(stmt.subject))
         ends: list[tuple[cst.Call, ...]] = []
-        all_leave = True
+        all_leave: Leaves = True
         exhaustive = False
         for case in stmt.cases:
             start = before + tuple(self._collect(case.guard))
             end, leaves = self._suite(case.body, start)
             if not leaves:
                 ends.append(end)
-                all_leave = False
+            all_leave = _all(all_leave, leaves)
             if case.guard is None and _is_irrefutable(case.pattern):
                 exhaustive = True
         if not exhaustive:
@@ -264,18 +367,21 @@ class _FlowWalker:
             all_leave = False
         return _merge(before, ends, []), all_leave
 
-    def _never_returns(self, expr: cst.BaseExpression) -> bool:
+    def _never_returns(self, expr: cst.BaseExpression) -> Leaves:
+        awaited = isinstance(expr, cst.Await)
+        if isinstance(expr, cst.Await):
+            expr = expr.expression
         if not isinstance(expr, cst.Call):
             return False
-        func = expr.func
-        dotted = _dotted_name(func)
-        if dotted is None:
-            return False
-        return (
-            dotted in _NEVER_RETURNING_CALLS
-            or dotted in _NEVER_RETURNING_BUILTINS
-            or dotted in self.never_returning
-        )
+        return self.judge(expr, awaited)
+
+
+def _all(*leaves: Leaves) -> Leaves:
+    """Whether every branch leaves: ``False`` if one certainly falls through, else
+    ``None`` if one may."""
+    if any(x is False for x in leaves):
+        return False
+    return None if any(x is None for x in leaves) else True
 
 
 def _merge(

@@ -42,6 +42,7 @@ from lint_rules.analysis.bindings import (
 from lint_rules.analysis.literals import float_value, int_value, string_value
 from lint_rules.analysis.module import ParsedModule, _module_level_statements
 from lint_rules.analysis.returns import analyse_function
+from lint_rules.analysis.summaries import Class, Function
 from lint_rules.analysis.walk import child_list
 
 
@@ -1238,6 +1239,9 @@ class ShapeInference:
         method = self._own_async_method(func)
         if method is not None:
             return UNKNOWN if awaited else Shape(Kind.COROUTINE, type_name=method, call=expr)
+        imported = self._project_call(func, expr, awaited)
+        if imported is not None:
+            return imported
         if awaited:
             return UNKNOWN
         # str methods on a known str receiver
@@ -1260,6 +1264,35 @@ class ShapeInference:
         if qualified in FRAMEWORK_EXCEPTIONS:
             return Shape(Kind.EXCEPTION, type_name=qualified.rsplit(".", 1)[-1], call=expr)
         return UNKNOWN
+
+    def _project_call(
+        self, func: cst.BaseExpression, call: cst.Call, awaited: bool
+    ) -> Shape | None:
+        """A call of a function or class of another module of the project, resolved
+        through this module's imports (``analysis.summaries``): its annotation's shape (or
+        its agreed literal returns), a coroutine for an ``async def`` not awaited, an
+        exception for an exception class. ``None``: not such a call, or not known."""
+        root: cst.BaseExpression = func
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name) or self.local_name_is_bound(root.value):
+            return None
+        qualified = self.module.qualified_name(func)
+        if qualified is None:
+            return None
+        summaries = self.module.summaries
+        found = summaries.resolve(self.module.path, qualified)
+        name = qualified.rsplit(".", 1)[-1]
+        if isinstance(found, Function) and found.facts.get("kind") in ("function", "static"):
+            if found.is_async and not awaited:
+                return Shape(Kind.COROUTINE, type_name=name, call=call) if found.plain else None
+            if found.is_async is not awaited:
+                return UNKNOWN  # ``await`` of a plain value
+            kind = summaries.return_kind(found)
+            return None if kind is None else _kind_shape(kind)
+        if isinstance(found, Class) and not awaited and summaries.is_exception_class(found) is True:
+            return Shape(Kind.EXCEPTION, type_name=name, call=call)
+        return None
 
     def _own_async_method(self, func: cst.BaseExpression) -> str | None:
         """``m`` of ``self.m`` when this function is a method and ``m`` an ``async def`` of
@@ -1365,9 +1398,9 @@ class ShapeInference:
         cached = calls.get(key)
         if cached is not None:
             return cached
-        flow = analyse_function(function, self.module.never_returning())
+        flow = analyse_function(function, self.module)
         result = UNKNOWN
-        if not flow.is_generator and flow.sites:
+        if not flow.is_generator and flow.sites and not flow.uncertain_end:
             inner = ShapeInference(
                 self.module, function, self.framework_types, _calling=self._calling | {name}
             )
@@ -1490,6 +1523,16 @@ _AUGMENTED: Final[Mapping[type[cst.BaseAugOp], cst.BaseBinaryOp]] = {
     cst.RightShiftAssign: cst.RightShift(),
 }
 _CACHE_DECORATORS: Final = frozenset({"functools.cache", "functools.lru_cache", "functools.wraps"})
+
+
+def _kind_shape(kind: str) -> Shape:
+    """The shape of a value of a kind a summary gives (``str``, ``dict``, ``none``, …)."""
+    if kind == "none":
+        return literal(Kind.NONE, None)
+    shape_kind = Kind(kind)
+    if shape_kind in CONTAINER_KINDS:
+        return Shape(shape_kind, open=True)
+    return Shape(shape_kind)
 
 
 def _known(shape: Shape | None) -> Shape | None:

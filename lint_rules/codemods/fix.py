@@ -25,6 +25,7 @@ import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.summaries import SummaryStore
 from lint_rules.config import Settings, SettingsResolver
 from lint_rules.discovery import discover
 from lint_rules.engine import check_source
@@ -34,13 +35,15 @@ from lint_rules.model import Diagnostic
 # Per process (LibCST runs files in a process pool): the PolyAI directory facts and
 # the config lookups are read once per project, as in the flake8 plugin.
 _PROJECT: Project | None = None
+"""The codemod reads the project's summaries like ``toolret check`` (it is run on a
+project's files, not one file as flake8 sees them)."""
 _RESOLVERS: dict[tuple[tuple[str, ...], tuple[str, ...]], SettingsResolver] = {}
 
 
 def _project() -> Project:
     global _PROJECT
     if _PROJECT is None:
-        _PROJECT = Project()
+        _PROJECT = Project(summaries=SummaryStore())
     return _PROJECT
 
 

@@ -51,9 +51,7 @@ class FlowCache:
     def flow(self, function: cst.FunctionDef) -> FunctionFlow:
         kept = self._flows.get(id(function))
         if kept is None:
-            kept = self._flows[id(function)] = analyse_function(
-                function, self.module.never_returning()
-            )
+            kept = self._flows[id(function)] = analyse_function(function, self.module)
         return kept
 
 

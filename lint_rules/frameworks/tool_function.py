@@ -42,7 +42,7 @@ class ToolFunction:
 
     @cached_property
     def flow(self) -> FunctionFlow:
-        return analyse_function(self.node, self.module.never_returning())
+        return analyse_function(self.node, self.module)
 
 
 def plain_tool(module: ParsedModule, node: cst.FunctionDef, framework: str) -> ToolFunction:

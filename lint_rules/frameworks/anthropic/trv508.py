@@ -131,7 +131,7 @@ async def fetch_page(url: str):
         for function in context.beta_tools:
             inference = context.inference(function)
             known = False
-            flow = analyse_function(function, module.never_returning())
+            flow = analyse_function(function, module)
             for site in flow.sites:
                 if site.value is None:
                     continue

@@ -139,7 +139,7 @@ class Action:
 
     @cached_property
     def flow(self) -> FunctionFlow:
-        return analyse_function(self.node, self.module.never_returning())
+        return analyse_function(self.node, self.module)
 
     @cached_property
     def returned(self) -> list[tuple[ReturnSite, cst.BaseExpression | None, Shape]]:

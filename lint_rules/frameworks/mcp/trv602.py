@@ -169,8 +169,8 @@ async def order(order_id: str) -> dict:
                     if site.statement is None and not context.may_fall_through(tool.function):
                         continue
                     if not promised.optional:
-                        node = site.statement if site.statement is not None else promised.annotation
-                        yield _finding(tool, node, "`None`", promised, context)
+                        node = site.statement if site.statement is not None else tool.function.name
+                        yield _finding(tool, node, "`None`", promised, context, site.handlers)
                     continue
                 for value in returned_values(site.value):
                     what = contradiction(context, promised, value, inference.infer(value))
@@ -202,15 +202,26 @@ def contradiction(
 
 
 def _finding(
-    tool: McpTool, node: cst.CSTNode, what: str, promised: Contract, context: McpFile
+    tool: McpTool,
+    node: cst.CSTNode,
+    what: str,
+    promised: Contract,
+    context: McpFile,
+    handlers: tuple[cst.ExceptHandler, ...] = (),
 ) -> Finding:
     annotation = context.module.code_for(promised.annotation).strip()
+    when, calls = "", "at every such call"
+    if handlers:
+        lines = [context.module.range_of(h).start.line for h in handlers]
+        branches = "branch at line" if len(lines) == 1 else "branches at lines"
+        when = f" when the `except` {branches} {', '.join(map(str, lines))} is taken"
+        calls = "each time, instead of the error's own message"
     return Finding(
         node=node,
         message=(
-            f"Tool `{tool.name}` returns {what} but is annotated `-> {annotation}`: the "
-            "result contradicts the output schema the server advertises: an `isError` "
+            f"Tool `{tool.name}` returns {what}{when} but is annotated `-> {annotation}`: "
+            "the result contradicts the output schema the server advertises: an `isError` "
             "result (official SDK) or a client-side `Invalid structured content` error "
-            "(fastmcp) at every such call"
+            f"(fastmcp) {calls}"
         ),
     )

@@ -400,7 +400,7 @@ def _recognise(
 
 
 def _flow(module: ParsedModule, function: cst.FunctionDef) -> FunctionFlow:
-    return analyse_function(function, module.never_returning())
+    return analyse_function(function, module)
 
 
 def _keywords(call: cst.Call) -> tuple[dict[str, cst.Arg], bool]:

@@ -187,7 +187,7 @@ def _check_named(context: ChatFile, name: str) -> Iterator[Finding]:
 
 
 def _check_function(context: ChatFile, function: cst.FunctionDef) -> Iterator[Finding]:
-    flow = analyse_function(function, context.module.never_returning())
+    flow = analyse_function(function, context.module)
     inference = ShapeInference(context.module, function)
     for site in flow.sites:
         if site.value is None:

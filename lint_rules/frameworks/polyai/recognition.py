@@ -107,7 +107,7 @@ class PolyAIFunction:
 
     @cached_property
     def flow(self) -> FunctionFlow:
-        return analyse_function(self.node, self.module.never_returning())
+        return analyse_function(self.node, self.module)
 
     @property
     def inference(self) -> ShapeInference:

@@ -1,0 +1,429 @@
+"""Project facts: what a rule needs to know about another module is read there.
+
+A tool whose ``except`` branch ends in ``raise_tool_error(e)`` — a helper annotated
+``NoReturn`` (or one that always raises) in a sibling module — does not fall off the
+end; a helper that only logs does. A tool that returns ``format_price(p)`` from
+``utils.py`` returns what that function's annotation says. Both through imports
+(absolute, relative, ``as``, ``__init__`` re-exports, a module imported whole, a
+``staticmethod`` called through its class), cached with the result and re-checked when
+the other module changes; flake8, which sees one file, reads no other module and says
+no more than it did.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from lint_rules import runner
+from lint_rules.analysis.project import Project
+from lint_rules.analysis.summaries import SUMMARY_SOURCE_LIMIT, SummaryStore, summarise
+from lint_rules.cache import ResultCache
+from lint_rules.config import Settings, SettingsResolver
+from lint_rules.engine import check_source
+
+Found = list[tuple[str, int, str]]
+
+ERRORS = """\
+from typing import NoReturn
+
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+class ToolError(Exception):
+    pass
+
+
+def raise_tool_error(e: Exception, op: str) -> NoReturn:
+    raise ToolError(op) from e
+
+
+def fail(op):
+    logger.error(op)
+    raise ToolError(op)
+
+
+async def handle_auth_error(e):
+    raise ToolError(str(e))
+
+
+def log_error(e):
+    logger.error(e)
+
+
+class Errors:
+    @staticmethod
+    def raise_it(e):
+        raise ToolError(str(e))
+"""
+
+SERVER = """\
+from mcp.server.fastmcp import FastMCP
+<IMPORT>
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def get_profile(name: str) -> dict[str, str]:
+    try:
+        return {"name": name}
+    except Exception as e:
+        <CALL>
+"""
+
+
+def write(root: Path, files: dict[str, str | None]) -> None:
+    (root / "pyproject.toml").write_text("")
+    for name, text in files.items():
+        target = root / name
+        if text is None:
+            target.unlink(missing_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(text))
+
+
+def server(imports: str, call: str) -> str:
+    return SERVER.replace("<IMPORT>", imports).replace("<CALL>", call)
+
+
+def check(
+    paths: list[Path], cache: ResultCache | None = None, store: SummaryStore | None = None
+) -> Found:
+    resolver = SettingsResolver()
+    project = Project(revalidate=False, summaries=store or SummaryStore())
+    result = runner.run(paths, resolver, project=project, cache=cache, jobs=1)
+    return sorted((Path(d.filename).name, d.location.row, d.code) for d in result.diagnostics)
+
+
+def flake8_style(path: Path) -> list[tuple[int, str]]:
+    """What flake8 sees: one file, no other module read."""
+    settings = Settings().with_overrides(select=["ALL"])
+    found = check_source(path.read_text(), str(path), settings, Project())
+    return [(d.location.row, d.code) for d in found]
+
+
+# ------------------------------------------------------- the reproducer, and its forms
+
+SILENT = [
+    ("from pkg.errors import raise_tool_error", 'raise_tool_error(e, "get_profile")'),
+    ("from pkg import raise_tool_error", 'raise_tool_error(e, "get_profile")'),  # re-export
+    ("from pkg import rte", 'rte(e, "get_profile")'),  # re-exported under another name
+    ("from pkg.errors import raise_tool_error as rte", 'rte(e, "get_profile")'),
+    ("from pkg.errors import Errors", "Errors.raise_it(e)"),  # a staticmethod via its class
+    ("from . import errors", 'errors.raise_tool_error(e, "get_profile")'),
+    ("from .errors import fail", 'fail("get_profile")'),  # always raises, not annotated
+    ("import pkg.errors", 'pkg.errors.fail("get_profile")'),
+    ("from .errors import handle_auth_error", "await handle_auth_error(e)"),
+]
+
+
+@pytest.mark.parametrize(("imports", "call"), SILENT)
+def test_an_imported_helper_that_never_returns_ends_the_tool(
+    tmp_path: Path, imports: str, call: str
+) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .errors import raise_tool_error, raise_tool_error as rte\n",
+            "pkg/errors.py": ERRORS,
+            "pkg/server.py": server(imports, call),
+        },
+    )
+    assert check([tmp_path]) == []
+    assert check([tmp_path / "pkg" / "server.py"]) == []  # what pre-commit passes
+
+
+RETURNS = [
+    ("from pkg.errors import log_error", "log_error(e)"),
+    ("from . import errors", "errors.log_error(e)"),
+    ("from pkg import log_error", "log_error(e)"),
+    # an ``async def`` called without ``await`` returns a coroutine: its body never runs
+    ("from .errors import handle_auth_error", "handle_auth_error(e)"),
+]
+
+
+@pytest.mark.parametrize(("imports", "call"), RETURNS)
+def test_an_imported_helper_that_returns_is_still_a_fall_through(
+    tmp_path: Path, imports: str, call: str
+) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .errors import log_error\n",
+            "pkg/errors.py": ERRORS,
+            "pkg/server.py": server(imports, call),
+        },
+    )
+    # At the function's name (line 8), not at its return annotation.
+    assert ("server.py", 8, "TRV602") in check([tmp_path])
+    assert ("server.py", 8, "TRV602") in check([tmp_path / "pkg" / "server.py"])
+
+
+def test_the_message_names_the_except_branch_that_falls_through(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg/errors.py": ERRORS,
+            "pkg/server.py": server("from pkg.errors import log_error", "log_error(e)"),
+        },
+    )
+    resolver = SettingsResolver()
+    project = Project(revalidate=False, summaries=SummaryStore())
+    result = runner.run([tmp_path], resolver, project=project, jobs=1)
+    (found,) = result.diagnostics
+    assert (found.location.row, found.location.column) == (8, 11)  # ``get_profile``
+    assert "returns `None` when the `except` branch at line 11 is taken" in found.message
+    assert "at every such call" not in found.message
+
+
+def test_a_helper_defined_in_the_same_module_that_always_raises(tmp_path: Path) -> None:
+    text = server("", 'fail("x")') + "\n\ndef fail(op):\n    raise RuntimeError(op)\n"
+    write(tmp_path, {"server.py": text})
+    assert check([tmp_path]) == []
+    assert flake8_style(tmp_path / "server.py") == []
+
+
+def test_a_method_called_through_self_is_looked_up_in_the_project_bases(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "base.py": "class Base:\n    def fail(self, e):\n        raise RuntimeError(e)\n",
+            "tools.py": """\
+            from mcp.server.fastmcp import FastMCP
+
+            from base import Base
+
+            mcp = FastMCP("x")
+
+
+            class Tools(Base):
+                def register(self):
+                    @mcp.tool()
+                    def lookup(x: int) -> str:
+                        return str(x)
+
+                def run(self, x: int) -> str:
+                    try:
+                        return str(x)
+                    except ValueError as e:
+                        self.fail(e)
+            """,
+        },
+    )
+    store = SummaryStore()
+    check([tmp_path], store=store)
+    path = str(tmp_path / "tools.py")
+    assert store.method_never_returns(path, "Tools", "fail") is True
+    assert store.method_never_returns(path, "Tools", "missing") is None
+
+
+# ------------------------------------------------------------ what is not certain
+
+
+def test_what_cannot_be_resolved_is_not_reported(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg/broken.py": "def fail(:\n",  # does not parse
+            "pkg/cycle_a.py": "from pkg.cycle_b import b\n\ndef a(e):\n    b(e)\n",
+            "pkg/cycle_b.py": "from pkg.cycle_a import a\n\ndef b(e):\n    a(e)\n",
+            "pkg/big.py": "def fail(e):\n    raise e\n" + "#" * (SUMMARY_SOURCE_LIMIT + 1),
+            "pkg/s1.py": server("from pkg.broken import fail", "fail(e)"),
+            "pkg/s2.py": server("from pkg.cycle_a import a", "a(e)"),
+            "pkg/s3.py": server("from pkg.big import fail", "fail(e)"),
+            "pkg/s4.py": server("from ...above import fail", "fail(e)"),  # above the root
+            "pkg/s5.py": server("from pkg.missing import fail", "fail(e)"),
+            "pkg/s6.py": server(
+                "from pkg.errors import ToolError", "handler = ToolError\n" + " " * 8 + "handler(e)"
+            ),
+        },
+    )
+    os.symlink(tmp_path / "pkg" / "loop.py", tmp_path / "pkg" / "loop.py")
+    (tmp_path / "pkg" / "s7.py").write_text(server("from pkg.loop import fail", "fail(e)"))
+    (tmp_path / "pkg" / "errors.py").write_text(ERRORS)
+    assert check([tmp_path]) == [("loop.py", 1, "TRV003")]  # the walk's own finding
+    assert check([tmp_path / "pkg" / f"s{n}.py" for n in range(1, 8)]) == []
+
+
+def test_a_third_party_function_returns(tmp_path: Path) -> None:
+    write(tmp_path, {"server.py": server("from rich import print", "print(e)")})
+    assert check([tmp_path]) == [("server.py", 8, "TRV602")]
+    # ``sys.exit`` and ``pytest.fail`` are on the known list of functions that never return.
+    write(tmp_path, {"server.py": server("import pytest", "pytest.fail(str(e))")})
+    assert check([tmp_path]) == []
+
+
+def test_flake8_reads_no_other_module_and_says_no_more(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg/errors.py": ERRORS,
+            "pkg/a.py": server("from pkg.errors import log_error", "log_error(e)"),
+            "pkg/b.py": server(
+                "from pkg.errors import raise_tool_error", "raise_tool_error(e, 'x')"
+            ),
+            "pkg/c.py": server("import logging", "logging.exception(e)"),
+        },
+    )
+    # Imported from a module it cannot read: not certain, silent (before: reported).
+    assert flake8_style(tmp_path / "pkg" / "a.py") == []
+    assert flake8_style(tmp_path / "pkg" / "b.py") == []
+    # The standard library's functions return.
+    assert flake8_style(tmp_path / "pkg" / "c.py") == [(8, "TRV602")]
+    assert ("c.py", 8, "TRV602") in check([tmp_path])
+
+
+# ------------------------------------------------------------------- value inference
+
+
+def test_an_imported_functions_annotation_is_its_value(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "agent_settings/.keep": "",
+            "utils.py": "def format_price(p) -> float:\n    return p / 100\n\n"
+            "def describe(p) -> str:\n    return f'{p}'\n\n"
+            "def shout(p):\n    return 'x'\n\n"
+            "def count(p):\n    if p:\n        return 1\n    return 2\n",
+            "functions/price.py": """\
+            from _gen import *  # <AUTO GENERATED>
+
+            from utils import count, describe, format_price, shout
+
+
+            def price(conv: Conversation, p: int):
+                if p > 10:
+                    return describe(p)
+                if p > 5:
+                    return shout(p)
+                if p > 2:
+                    return count(p)
+                return format_price(p)
+            """,
+        },
+    )
+    found = check([tmp_path])
+    assert ("price.py", 12, "TRV101") in found  # ``count``: its returns agree on ``int``
+    assert ("price.py", 13, "TRV101") in found  # ``-> float``
+    assert not [f for f in found if f[1] in (8, 10)]  # ``str``: fine
+
+
+def test_imported_exception_classes_and_coroutines_are_mistakes(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "errors.py": "class NotFound(LookupError):\n    pass\n\n"
+            "class Deeper(NotFound):\n    pass\n\n"
+            "async def fetch(x):\n    return x\n",
+            "server.py": """\
+            from mcp.server.fastmcp import FastMCP
+
+            from errors import Deeper, NotFound, fetch
+
+            mcp = FastMCP("x")
+
+
+            @mcp.tool()
+            async def lookup(x: str):
+                if not x:
+                    return NotFound(x)
+                if x == "a":
+                    return Deeper(x)
+                return fetch(x)
+            """,
+        },
+    )
+    found = check([tmp_path])
+    assert ("server.py", 11, "TRV901") in found
+    assert ("server.py", 13, "TRV901") in found
+    assert ("server.py", 14, "TRV902") in found
+
+
+# --------------------------------------------------------------- cache, once per run
+
+
+def test_a_changed_helper_re_checks_the_cached_tool_file(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg/errors.py": ERRORS,
+            "pkg/server.py": server("from pkg.errors import fail", "fail('x')"),
+        },
+    )
+    cache_dir = tmp_path / ".cache"
+    errors = tmp_path / "pkg" / "errors.py"
+    for paths in ([tmp_path], [tmp_path / "pkg" / "server.py"]):
+        errors.write_text(ERRORS)
+        assert check(paths, ResultCache(cache_dir)) == []
+        assert check(paths, ResultCache(cache_dir)) == []  # warm
+        errors.write_text(ERRORS.replace("    raise ToolError(op)\n", "    return None\n", 1))
+        assert check(paths, ResultCache(cache_dir)) == [("server.py", 8, "TRV602")]
+        errors.unlink()  # a module that went: uncertain again
+        assert check(paths, ResultCache(cache_dir)) == []
+
+
+def test_a_helper_module_is_summarised_once_per_run(tmp_path: Path) -> None:
+    files: dict[str, str | None] = {"pkg/errors.py": ERRORS}
+    for n in range(12):
+        files[f"pkg/tool{n}.py"] = server("from pkg.errors import log_error, fail", "fail(e)")
+    write(tmp_path, files)
+    store = SummaryStore()
+    assert check([tmp_path], store=store) == []
+    errors = str(tmp_path / "pkg" / "errors.py")
+    assert store.reads[errors] == 1
+
+
+# ------------------------------------------------------------------ the summaries
+
+
+def summary(source: str) -> dict[str, object]:
+    return summarise(ast.parse(textwrap.dedent(source)))
+
+
+def test_a_summary_says_which_functions_never_return() -> None:
+    found = summary(
+        """
+        import sys
+        from typing import NoReturn
+        from .other import helper
+
+        def annotated() -> NoReturn:
+            log()
+        def raises():
+            raise ValueError
+        def branches(x):
+            if x:
+                raise ValueError
+            else:
+                sys.exit(1)
+        def calls():
+            helper()
+        def returns(x):
+            if x:
+                raise ValueError
+            return 1
+        def falls(x):
+            if x:
+                raise ValueError
+        def param(cb):
+            cb()
+        def generator():
+            yield 1
+            raise StopIteration
+        """
+    )
+    never = {name: facts["never"] for name, facts in found["functions"].items()}  # type: ignore[attr-defined]
+    assert never["annotated"] is True and never["raises"] is True
+    assert never["branches"] == ["call", ["name", "sys.exit"], False]
+    assert never["calls"] == ["call", ["name", "helper"], False]
+    assert never["returns"] is False and never["falls"] is False
+    assert never["param"] is None  # a parameter called: not known
+    assert never["generator"] is False
