@@ -121,6 +121,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
 
 from lint_rules import __version__, fixes
 from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts, ProjectIndex, wants_facts
+from lint_rules.analysis.module import cpython_tree_quietly
 from lint_rules.analysis.noqa import add_noqa
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.summaries import SummaryStore
@@ -739,7 +740,7 @@ class ToolretLanguageServer(LanguageServer):
         self._serial = 0
         self._generation = 0
         self._resolver = self._new_resolver()
-        self._summaries = SummaryStore()
+        self._summaries = SummaryStore(keeps_checked=True)
         self._project = Project(revalidate=True, summaries=self._summaries)
         self._deps: dict[str, frozenset[str]] = {}
         """Checked path → the other modules whose summaries its last check read (worker
@@ -1507,7 +1508,11 @@ class ToolretLanguageServer(LanguageServer):
             if path and _is_excluded(path, self._resolver):
                 return []
             self._summaries.refresh()
+            adopted = self._summaries.adoptions.get(path)
             found = check_source(source, path, settings, self._project)
+            if path and self._summaries.adoptions.get(path) == adopted:
+                # No family parsed it (no signal): other modules still see this text.
+                self._summaries.adopt(path, cpython_tree_quietly(source))
             self._deps[path] = frozenset(self._summaries.take_deps(path))
             self._replaced |= self._summaries.changed
             self._summaries.changed.clear()

@@ -557,6 +557,66 @@ async def test_a_saved_file_without_facts_of_its_own_updates_the_index(
         assert "TRV312" in codes  # main.py's other agent: unchanged
 
 
+HELPERS = """\
+class ToolError(Exception):
+    pass
+
+
+def fail(op):
+    raise ToolError(op)
+"""
+TOOL = """\
+from mcp.server.fastmcp import FastMCP
+
+from pkg.errors import fail
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+def lookup(x: str) -> str:
+    try:
+        return x.upper()
+    except AttributeError:
+        fail("lookup")
+"""
+
+
+@in_module_loop
+async def test_an_edit_to_an_imported_helper_rechecks_the_tool_module(
+    push_client: LanguageClient, tmp_path: Path
+) -> None:
+    # ``fail`` always raises, so ``lookup`` never falls off its end. Edited (unsaved) to
+    # return, the open tool module is checked again: TRV602; closed, the disk counts.
+    client = push_client
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    errors, tool = tmp_path / "pkg" / "errors.py", tmp_path / "pkg" / "server.py"
+    errors.write_text(HELPERS)
+    tool.write_text(TOOL)
+    open_document(client, tool.as_uri(), TOOL)
+    assert await published(client, tool.as_uri()) == []
+    open_document(client, errors.as_uri(), HELPERS)
+    returning = HELPERS.replace("raise ToolError(op)", "print(op)")
+    change_document(client, errors.as_uri(), 2, returning)
+    codes = await published_until(client, tool.as_uri(), lambda codes: codes != [])
+    assert codes == ["TRV602"]
+    change_document(client, errors.as_uri(), 3, HELPERS)
+    assert await published_until(client, tool.as_uri(), lambda codes: codes == []) == []
+
+    # On disk, with the buffer closed: a watched-file change re-checks the reader too.
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(errors.as_uri())
+        )
+    )
+    errors.write_text(returning)
+    changed = types.FileEvent(uri=errors.as_uri(), type=types.FileChangeType.Changed)
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[changed]))
+    codes = await published_until(client, tool.as_uri(), lambda codes: codes != [])
+    assert codes == ["TRV602"]
+
+
 def test_unfixable_rules_get_no_quick_fix(tmp_path: Path) -> None:
     # `unfixable` as for `toolret check --fix`: still reported, no fix offered.
     from lint_rules.lsp import ToolretLanguageServer

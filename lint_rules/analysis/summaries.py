@@ -111,19 +111,40 @@ it) or ``["all", [terms]]`` (branches: each must end). A ``ref`` is
 # ------------------------------------------------------------------ summarising
 
 
+class _Lazy(Mapping[str, Any]):
+    """Name → facts, each computed from its node when first asked (most of a module's
+    functions are never asked about)."""
+
+    def __init__(self, make: dict[str, Callable[[], Any]]) -> None:
+        self._make = make
+        self._done: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._done:
+            self._done[name] = self._make[name]()
+        return self._done[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._make)
+
+    def __len__(self) -> int:
+        return len(self._make)
+
+
 def summarise(tree: ast.Module) -> dict[str, Any]:
-    """The summary of one module (JSON-able): see the module docstring."""
+    """The summary of one module (see the module docstring): its module level is read
+    now, each function's and class's facts when first asked."""
     imports: dict[str, str] = {}
     bound: set[str] = set()
-    functions: dict[str, Any] = {}
-    classes: dict[str, Any] = {}
+    functions: dict[str, Callable[[], Any]] = {}
+    classes: dict[str, Callable[[], Any]] = {}
     defined: dict[str, int] = {}
     for stmt in _module_level(tree.body):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions[stmt.name] = _function(stmt, imports, None)
+            functions[stmt.name] = _later(_function, stmt, None)
             defined[stmt.name] = defined.get(stmt.name, 0) + 1
         elif isinstance(stmt, ast.ClassDef):
-            classes[stmt.name] = _class(stmt, imports)
+            classes[stmt.name] = _later(_class, stmt)
             defined[stmt.name] = defined.get(stmt.name, 0) + 1
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
@@ -148,11 +169,15 @@ def summarise(tree: ast.Module) -> dict[str, Any]:
     ambiguous |= (set(functions) | set(classes)) & (set(imports) | bound)
     ambiguous |= set(imports) & bound
     return {
-        "functions": {n: f for n, f in functions.items() if n not in ambiguous},
-        "classes": {n: c for n, c in classes.items() if n not in ambiguous},
+        "functions": _Lazy({n: f for n, f in functions.items() if n not in ambiguous}),
+        "classes": _Lazy({n: c for n, c in classes.items() if n not in ambiguous}),
         "imports": {n: q for n, q in imports.items() if n not in ambiguous},
-        "bound": sorted(bound | ambiguous),
+        "bound": frozenset(bound | ambiguous),
     }
+
+
+def _later(make: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    return lambda: make(*args)
 
 
 def _module_level(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
@@ -178,28 +203,26 @@ def _bound_names(stmt: ast.stmt) -> Iterator[str]:
             yield node.name
 
 
-def _class(node: ast.ClassDef, imports: Mapping[str, str]) -> dict[str, Any]:
-    methods: dict[str, Any] = {}
+def _class(node: ast.ClassDef) -> dict[str, Any]:
+    methods: dict[str, Callable[[], Any]] = {}
     twice: set[str] = set()
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name in methods:
                 twice.add(stmt.name)
-            methods[stmt.name] = _function(stmt, imports, node.name)
+            methods[stmt.name] = _later(_function, stmt, node.name)
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             twice.update(_bound_names(stmt))
     bases = [_dotted(b) for b in node.bases]
     return {
-        "methods": {n: m for n, m in methods.items() if n not in twice},
+        "methods": _Lazy({n: m for n, m in methods.items() if n not in twice}),
         "bases": [b for b in bases if b is not None],
         "opaque": len(bases) != sum(1 for b in bases if b is not None)
         or any(k.arg == "metaclass" for k in node.keywords),
     }
 
 
-def _function(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, imports: Mapping[str, str], owner: str | None
-) -> dict[str, Any]:
+def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None) -> dict[str, Any]:
     decorators = [_dotted(d) or "?" for d in node.decorator_list]
     kind = "function"
     if owner is not None:
@@ -571,12 +594,20 @@ class SummaryStore:
     """
 
     def __init__(
-        self, roots_of: Callable[[str], Iterable[str]] | None = None, *, reads_files: bool = True
+        self,
+        roots_of: Callable[[str], Iterable[str]] | None = None,
+        *,
+        reads_files: bool = True,
+        keeps_checked: bool = False,
     ) -> None:
         self._roots_of = roots_of or _default_roots
         self.reads_files = reads_files
         """``False`` (flake8, which sees one file): no other module is read; a name
         imported from outside the standard library is then not known."""
+        self.keeps_checked = keeps_checked
+        """``True`` (the language server): a checked module's text stays what other
+        modules see of it; else (a CLI run, where it is the file on disk) its tree is
+        dropped after its check and a reader reads the file."""
         self._own: set[str] = set()
         self._roots: dict[str, tuple[str, ...]] = {}
         self._summaries: dict[str, dict[str, Any] | None] = {}
@@ -587,7 +618,10 @@ class SummaryStore:
         self.reads: dict[str, int] = {}
         """How many times each module was read and summarised (tests count it)."""
         self._frames: list[_Frame] = []
+        self._trees: dict[str, ast.Module | None] = {}
         self._requesters: tuple[str, ...] = ()
+        self.adoptions: dict[str, int] = {}
+        """How many times each module was summarised from a checked text (``adopt``)."""
         self.changed: set[str] = set()
         """Modules whose summary a check replaced (``adopt``) since the front end last
         looked: the language server re-checks the open files that read them."""
@@ -611,18 +645,24 @@ class SummaryStore:
         """Forget the summaries of ``paths`` (and every answer: they may have read them)."""
         for path in paths:
             self._summaries.pop(path, None)
+            self._trees.pop(path, None)
             self._stamps.pop(path, None)
         self._answers.clear()
 
     def adopt(self, path: str, tree: ast.Module | None) -> None:
         """Summarise the module being checked from its own tree (already parsed): the text
         checked is what other modules see of it (the language server's unsaved buffer)."""
-        summary = None if tree is None else _summarise_quietly(tree)
         self._own.add(path)
-        if path in self._summaries and self._summaries[path] == summary:
+        self.adoptions[path] = self.adoptions.get(path, 0) + 1
+        self._stamps.pop(path, None)
+        if path not in self._summaries or not self.keeps_checked:
+            self._summaries.pop(path, None)
+            self._trees[path] = tree  # summarised if something asks
+            return
+        summary = None if tree is None else _summarise_quietly(tree)
+        if self._summaries[path] == summary:
             return
         self._summaries[path] = summary
-        self._stamps.pop(path, None)
         self._answers.clear()
         self.changed.add(path)
 
@@ -705,6 +745,10 @@ class SummaryStore:
         self._record(path)
         if path in self._summaries:
             return self._summaries[path]
+        if path in self._trees:
+            tree = self._trees.pop(path)
+            own = self._summaries[path] = None if tree is None else _summarise_quietly(tree)
+            return own
         summary: dict[str, Any] | None = None
         if not self.reads_files:
             return None
@@ -746,10 +790,19 @@ class SummaryStore:
     def _record(self, path: str) -> None:
         for frame in self._frames:
             frame.deps.add(path)
-        if self._requesters and path not in self._own:
+        if self._requesters:
             stamp = self._stamps[path] if path in self._stamps else _stamp(path)
             for requester in self._requesters:
-                self.deps.setdefault(requester, {})[path] = stamp
+                if requester != path:  # a file's own text is checked anyway
+                    self.deps.setdefault(requester, {})[path] = stamp
+
+    def _checked(self, path: str) -> None:
+        """A check of ``path`` ended: unless checked text is kept, other modules read the
+        file itself (the tree, and a summary holding its nodes, are let go)."""
+        if not self.keeps_checked and path in self._own:
+            self._own.discard(path)
+            self._trees.pop(path, None)
+            self._summaries.pop(path, None)
 
     def asking_for(self, path: str) -> _Asking:
         """``with store.asking_for(checked_file):`` — what is read is that file's."""
@@ -952,6 +1005,7 @@ class _Asking:
 
     def __exit__(self, *exc: object) -> None:
         self.store._requesters = self._previous
+        self.store._checked(self.path)
 
 
 class _Marker:
