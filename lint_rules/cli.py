@@ -1184,6 +1184,7 @@ def _show_tool_functions(
     from lint_rules.fileio import read_regular
 
     assert isinstance(project, Project)
+    project.index = runner.index_project(targets, resolver, project)
     cwd = Path.cwd()
     for path in runner.iter_files(targets, resolver, force_exclude=force_exclude):
         try:

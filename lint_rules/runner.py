@@ -487,14 +487,17 @@ def _build_index(
     facts: dict[str, ModuleFacts],
     project: Project,
     cache: ResultCache | None,
+    *,
+    covered: bool = True,
 ) -> ProjectIndex:
     """The index of the project roots of ``paths``: the files checked in this run, plus
     the rest of each root that the given paths do not cover (its files are stat-ed,
-    and read only when the cache does not know them)."""
+    and read only when the cache does not know them). ``walked=False``: ``facts`` holds
+    nothing of the run's own files yet, every root is read."""
     given = [Path(os.path.abspath(p)) for p in paths]
     roots = tuple(dict.fromkeys(project_root([p]) for p in given))
     for root in roots:
-        if any(p == root or p in root.parents for p in given if p.is_dir()):
+        if covered and any(p == root or p in root.parents for p in given if p.is_dir()):
             continue  # the run itself walks the whole root
         try:
             walked = list(iter_files([root], resolver, force_exclude=True))
@@ -537,6 +540,14 @@ def _build_index(
                 continue
             cache.store_facts(name, stamp, dict(module_facts.data), project.facts_context(name))
     return index
+
+
+def index_project(
+    paths: Sequence[Path], resolver: SettingsResolver, project: Project
+) -> ProjectIndex:
+    """The project index of ``paths``' roots alone, without checking anything
+    (``--show-tool-functions``: a tool registered on a server of another module)."""
+    return _build_index(paths, resolver, {}, project, None, covered=False)
 
 
 def check_stdin(

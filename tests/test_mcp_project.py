@@ -95,14 +95,22 @@ def test_the_facts_of_a_server_a_reexport_and_a_tool_module(tmp_path: Path) -> N
     assert server.get("mcp") == {
         "servers": {"mcp": "official"},
         "imports": {"FastMCP": "mcp.server.fastmcp.FastMCP"},
+        "functions": [],
         "uses": [],
+        "registers": [],
     }
     module = extract(str(tmp_path / "pkg/tools.py"), tools().encode())
     assert module.get("mcp")["uses"] == ["pkg.server.mcp"]
     relative = extract(str(tmp_path / "pkg/tools.py"), tools("from .server import mcp").encode())
     assert relative.get("mcp")["uses"] == [".server.mcp"]
     reexport = extract(str(tmp_path / "pkg/__init__.py"), b"from .server import mcp\n")
-    assert reexport.get("mcp") == {"servers": {}, "imports": {"mcp": ".server.mcp"}, "uses": []}
+    assert reexport.get("mcp") == {
+        "servers": {},
+        "imports": {"mcp": ".server.mcp"},
+        "functions": [],
+        "uses": [],
+        "registers": [],
+    }
 
 
 def test_every_way_of_registering_on_an_imported_server_is_a_use(tmp_path: Path) -> None:
@@ -159,12 +167,16 @@ def test_every_way_of_registering_on_an_imported_server_is_a_use(tmp_path: Path)
     assert "pkg.f.unused" not in facts["uses"]
 
 
-def test_a_file_that_cannot_hold_mcp_facts_gives_none(tmp_path: Path) -> None:
+def test_a_file_without_the_mcp_signal_gives_only_what_a_registration_needs(
+    tmp_path: Path,
+) -> None:
     assert not wants_mcp_facts(b"from x import y\n")
     assert not wants_mcp_facts(b"mcp = 1\n")
     assert wants_mcp_facts(b"from fastmcp import FastMCP\n")
     facts = extract(str(tmp_path / "a.py"), b"from tools_calls import x\n@x.tool\ndef f(): ...\n")
-    assert facts.get("mcp") == {}
+    # Its functions and imports, for a server of another module that registers ``f``.
+    assert facts.get("mcp") == {"functions": ["f"], "imports": {"x": "tools_calls.x"}}
+    assert extract(str(tmp_path / "b.py"), b"x = 1\n").get("mcp") == {}
 
 
 # ------------------------------------------------------------------ toolret check

@@ -427,3 +427,121 @@ def test_a_summary_says_which_functions_never_return() -> None:
     assert never["returns"] is False and never["falls"] is False
     assert never["param"] is None  # a parameter called: not known
     assert never["generator"] is False
+
+
+# ------------------------------------------- tools registered by another module (MCP)
+
+REGISTERING = """\
+from fastmcp import FastMCP
+from fastmcp.tools import FunctionTool
+
+from .tools import fetch, search
+from .official import mcp as official
+
+mcp = FastMCP("x", tools=[search])
+mcp.add_tool(FunctionTool.from_function(fetch, name="fetch"))
+official.add_tool(same)
+"""
+TOOLS = """\
+import json
+
+
+def search(q: str) -> str:
+    return {"q": q}
+
+
+def fetch(url: str) -> dict[str, str]:
+    return json.dumps({"url": url})
+
+
+def same(q: str) -> str:
+    return [q]
+
+
+def unrelated(q: str) -> str:
+    return {"q": q}
+"""
+REGISTERED: Found = [
+    ("tools.py", 5, "TRV602"),
+    ("tools.py", 9, "TRV602"),
+    ("tools.py", 13, "TRV602"),
+]
+
+
+def registering_project(root: Path, server_text: str = REGISTERING) -> None:
+    write(
+        root,
+        {
+            "pkg/__init__.py": "",
+            "pkg/official.py": 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("y")\n',
+            "pkg/server.py": server_text.replace("fetch, search", "fetch, same, search"),
+            "pkg/tools.py": TOOLS,
+        },
+    )
+
+
+def test_functions_registered_by_another_module_are_its_tools(tmp_path: Path) -> None:
+    registering_project(tmp_path)
+    assert check([tmp_path]) == REGISTERED
+    assert check([tmp_path / "pkg" / "tools.py"]) == REGISTERED  # pre-commit's one file
+    # flake8 sees tools.py alone: no server, no tool (as before).
+    assert flake8_style(tmp_path / "pkg" / "tools.py") == []
+
+
+def test_a_changed_registration_re_checks_the_cached_tools_module(tmp_path: Path) -> None:
+    registering_project(tmp_path)
+    cache_dir = tmp_path / ".cache"
+    server_file = tmp_path / "pkg" / "server.py"
+    for paths in ([tmp_path], [tmp_path / "pkg" / "tools.py"]):
+        registering_project(tmp_path)
+        assert check(paths, ResultCache(cache_dir)) == REGISTERED
+        assert check(paths, ResultCache(cache_dir)) == REGISTERED  # warm
+        server_file.write_text(REGISTERING.replace("tools=[search]", "tools=[]"))
+        assert check(paths, ResultCache(cache_dir)) == REGISTERED[1:2]  # ``same``: not imported
+        server_file.unlink()
+        assert check(paths, ResultCache(cache_dir)) == []
+
+
+@pytest.mark.parametrize(
+    "server_text",
+    [
+        # The official SDK takes ``Tool`` objects in ``tools=[...]``, not functions.
+        "from mcp.server.fastmcp import FastMCP\nfrom .tools import search\n\n"
+        'mcp = FastMCP("x", tools=[search])\n',
+        # An output schema of its own: the annotation does not decide it.
+        "from fastmcp import FastMCP\nfrom fastmcp.tools import FunctionTool\n"
+        "from .tools import search\n\nmcp = FastMCP('x')\n"
+        "mcp.add_tool(FunctionTool.from_function(search, output_schema=None))\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom .tools import search\n\n"
+        'mcp = FastMCP("x")\nmcp.add_tool(search, structured_output=False)\n',
+        # A look-alike ``Tool`` class, and a server that is not known.
+        "from fastmcp import FastMCP\nfrom mylib import Tool\nfrom .tools import search\n\n"
+        "mcp = FastMCP('x')\nmcp.add_tool(Tool.from_function(search))\n",
+        "from .tools import search\nfrom .app import mcp\n\nmcp.add_tool(search)\n",
+    ],
+)
+def test_registrations_that_do_not_make_a_checked_tool(tmp_path: Path, server_text: str) -> None:
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/server.py": server_text, "pkg/tools.py": TOOLS})
+    assert check([tmp_path]) == []
+
+
+def test_same_module_from_function_and_tools_list(tmp_path: Path) -> None:
+    text = """\
+    from mcp.server.fastmcp import FastMCP
+    from mcp.server.fastmcp.tools import Tool
+
+
+    def search(q: str) -> str:
+        return {"q": q}
+
+
+    def fetch(url: str) -> str:
+        return ["x"]
+
+
+    mcp = FastMCP("x", tools=[Tool.from_function(search)])
+    mcp.add_tool(Tool.from_function(fn=fetch))
+    """
+    write(tmp_path, {"server.py": text})
+    assert check([tmp_path]) == [("server.py", 6, "TRV602"), ("server.py", 10, "TRV602")]
+    assert [row for row, _ in flake8_style(tmp_path / "server.py")] == [6, 10]

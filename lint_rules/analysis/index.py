@@ -246,6 +246,8 @@ class _Derived:
     """``(framework key, file)``."""
     mcp_servers: dict[str, str] = field(default_factory=dict)
     """Imported name (qualified) → origin of the MCP server it refers to."""
+    mcp_tools: list[tuple[tuple[str, str], str]] = field(default_factory=list)
+    """``((file, function), origin)``: a function of another file registered as a tool."""
     read: set[str] = field(default_factory=set)
     probed: set[str] = field(default_factory=set)
 
@@ -288,6 +290,9 @@ class ProjectIndex:
     """``file`` → imported name (qualified) it registers tools on → the origin value of
     the MCP server that name is bound to in another file (``official``, ``fastmcp``,
     ``lowlevel``)."""
+    mcp_tools: dict[str, dict[str, str]] = field(default_factory=dict)
+    """``file`` → its functions that other files register as MCP tools → the origin value
+    of the server (a function registered on servers of different origins is left out)."""
     extract: Extractor | None = field(default=None, repr=False, compare=False)
     extracted: dict[str, ModuleFacts] = field(default_factory=dict, repr=False, compare=False)
     """Files a fact named and ``facts_of`` parsed: the runner caches their facts too."""
@@ -312,7 +317,12 @@ class ProjectIndex:
     def has_cross_facts(self) -> bool:
         """Whether any file's results depend on another file's facts."""
         return bool(
-            self.uses or self.types or self.chat_registry_keys or self.named or self.mcp_servers
+            self.uses
+            or self.types
+            or self.chat_registry_keys
+            or self.named
+            or self.mcp_servers
+            or self.mcp_tools
         )
 
     def uses_in(self, path: str) -> dict[str, list[AgentUse]]:
@@ -355,11 +365,20 @@ class ProjectIndex:
         (re-exports followed); ``None`` if not known."""
         return self.mcp_servers.get(path, {}).get(qualified)
 
+    def mcp_tools_in(self, path: str) -> dict[str, str]:
+        """``path``'s functions that other modules register as MCP tools → origin value."""
+        return self.mcp_tools.get(path, {})
+
     def mcp_digest(self, path: str) -> str:
         """What of the MCP facts ``path``'s results can depend on ("" if nothing): the
-        origins of the servers of other files it registers tools on."""
+        origins of the servers of other files it registers tools on, and its functions
+        that other files register."""
         found = self.mcp_servers.get(path)
-        return json.dumps(sorted(found.items())) if found else ""
+        tools = self.mcp_tools.get(path)
+        if not found and not tools:
+            return ""
+        servers = json.dumps(sorted((found or {}).items()))
+        return servers if not tools else f"{servers}\ntools {json.dumps(sorted(tools.items()))}"
 
     def chat_uses_of_registries(self, path: str) -> dict[str, list[ChatUse]]:
         """Registry name → loops of other files dispatching through it."""
@@ -466,7 +485,11 @@ class ProjectIndex:
         chat = facts.get("chat") or {}
         mcp = facts.get("mcp") or {}
         if not (
-            agents.get("type_refs") or agents.get("uses") or chat.get("uses") or mcp.get("uses")
+            agents.get("type_refs")
+            or agents.get("uses")
+            or chat.get("uses")
+            or mcp.get("uses")
+            or mcp.get("registers")
         ):
             return
         derived = self._recording = _Derived()
@@ -475,7 +498,7 @@ class ProjectIndex:
                 self._derive_agents(path, agents, derived)
             if chat.get("uses"):
                 self._derive_chat(path, chat, derived)
-            if mcp.get("uses"):
+            if mcp.get("uses") or mcp.get("registers"):
                 self._derive_mcp(path, mcp, derived)
         finally:
             self._recording = None
@@ -518,6 +541,7 @@ class ProjectIndex:
         signatures: dict[str, dict[str, list[Any]]] = {}
         registry_keys: dict[str, dict[str, list[Any]]] = {}
         mcp_servers: dict[str, dict[str, str]] = {}
+        mcp_tools: dict[str, dict[str, str | None]] = {}
         contributions = [(path, self._derived[path]) for path in sorted(self._derived)]
         for path, derived in contributions:
             if derived.types:
@@ -541,10 +565,18 @@ class ProjectIndex:
                 signatures.setdefault(owner, {})[local] = signature
             if derived.mcp_servers:
                 mcp_servers[path] = derived.mcp_servers
+            for (file, function), origin in derived.mcp_tools:
+                known = mcp_tools.setdefault(file, {})
+                known[function] = origin if known.get(function, origin) == origin else None
         self.uses, self.types, self.named = uses, types, named
         self.chat_registries, self.chat_functions = registries, functions
         self.chat_signatures, self.chat_registry_keys = signatures, registry_keys
         self.mcp_servers = mcp_servers
+        self.mcp_tools = {
+            file: kept
+            for file, functions in mcp_tools.items()
+            if (kept := {f: o for f, o in functions.items() if o is not None})
+        }
 
     def _derive_agents(self, path: str, agents: Mapping[str, Any], derived: _Derived) -> None:
         """An agents module's output types (imported classes) and the behaviour functions
@@ -602,16 +634,35 @@ class ProjectIndex:
         """The origins of the servers of other files an MCP module registers tools on:
         each imported name it uses as the owner of a registration, resolved to the file
         and module-level name that binds it (re-exports followed)."""
-        for qualified in mcp["uses"]:
+        for qualified in mcp.get("uses", ()):
             if not isinstance(qualified, str):
                 continue
-            found = self._resolve(path, qualified, "servers", family="mcp")
-            if found is None:
-                continue
-            file, name = found
-            origin = (self.facts_of(file).get("mcp") or {})["servers"][name]
-            if isinstance(origin, str):
+            origin = self._mcp_origin(path, qualified)
+            if origin is not None:
                 derived.mcp_servers[qualified] = origin
+        for server, function in mcp.get("registers", ()):
+            if not isinstance(server, str) or not isinstance(function, str):
+                continue
+            if server.startswith("import:"):
+                origin = self._mcp_origin(path, server[len("import:") :])
+                if origin is None or origin == "lowlevel":
+                    continue
+            else:
+                origin = server
+            target = self._resolve(path, function, "functions", family="mcp")
+            if target is None or target[0] == path:
+                continue
+            derived.mcp_tools.append((target, origin))
+            derived.named.append(("mcp", target[0]))
+
+    def _mcp_origin(self, path: str, qualified: str) -> str | None:
+        """The origin value of the server an imported name of ``path`` is bound to."""
+        found = self._resolve(path, qualified, "servers", family="mcp")
+        if found is None:
+            return None
+        file, name = found
+        origin = (self.facts_of(file).get("mcp") or {})["servers"][name]
+        return origin if isinstance(origin, str) else None
 
     def _registered(self, owner: str, local: str, ref: str | None) -> tuple[str, str] | None:
         """``(file, function)`` a registry entry of ``owner`` names: a top-level ``def`` of

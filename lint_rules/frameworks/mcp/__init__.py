@@ -58,8 +58,12 @@ class Mcp:
                 name=tool.name,
                 row=module.range_of(tool.function.name).start.line,
                 is_tool=True,
-                reason=f"{how} on a {tool.origin.value} server",
+                reason=f"{how} on {_article(tool.origin.value)} server",
             )
 
 
 FRAMEWORK = Mcp()
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word

@@ -10,6 +10,13 @@ mcp`` then ``@mcp.tool()``. Every file whose bytes can hold such a fact
   (``official``, ``fastmcp``, ``lowlevel``);
 - ``imports``: local name → qualified name, to follow re-exports
   (``from .server import mcp`` in a package's ``__init__.py``);
+- ``functions``: its top-level ``def`` names (also for a file without the MCP signal
+  that a registration of another file names: a tools module that imports nothing of
+  ``mcp``);
+- ``registers``: ``[server, function]`` for each registration of an *imported*
+  function (``mcp.add_tool(search)``, ``mcp.add_tool(FunctionTool.from_function(
+  search))``, ``FastMCP(tools=[search])`` after ``from .tools import search``): the
+  server's origin value, or ``import:<qualified>`` when the server is imported too;
 - ``uses``: the imported names (qualified, as ``module.imports`` spells them)
   it uses as the owner of a registration — ``@X.tool`` / ``.resource`` /
   ``.prompt`` / ``.call_tool`` decorators, ``X.add_tool(fn)``, ``X.tool(...)(fn)``.
@@ -35,9 +42,13 @@ _DECORATORS = REGISTRARS | {"call_tool"}
 
 def extract_module(module: ParsedModule, data: bytes) -> dict[str, Any]:
     """The ``mcp`` facts of a parsed module (``{}`` when its bytes cannot hold one)."""
-    if not wants_mcp_facts(data):
-        return {}
     shadowed = module.shadowed
+    imports = {k: v for k, v in module.imports.items() if k not in shadowed}
+    functions = sorted(name for name in module.functions if name not in shadowed)
+    if not wants_mcp_facts(data):
+        # What another module's registration of one of these functions needs (a tools
+        # module that does not import ``mcp`` at all).
+        return {"functions": functions, "imports": imports} if functions or imports else {}
     mcp = recognise(module)
     servers: dict[str, str] = {}
     for name in module.constants:
@@ -46,8 +57,14 @@ def extract_module(module: ParsedModule, data: bytes) -> dict[str, Any]:
         origin = mcp.module_kind(name)
         if origin is not None:
             servers[name] = origin.value
-    imports = {k: v for k, v in module.imports.items() if k not in shadowed}
-    return {"servers": servers, "imports": imports, "uses": _uses(module, imports)}
+    registers = sorted({list_ for list_ in mcp.imported_registrations()})
+    return {
+        "servers": servers,
+        "imports": imports,
+        "functions": functions,
+        "uses": _uses(module, imports),
+        "registers": [list(r) for r in registers],
+    }
 
 
 def _uses(module: ParsedModule, imports: dict[str, str]) -> list[str]:

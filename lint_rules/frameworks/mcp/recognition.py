@@ -25,6 +25,7 @@ on_call_tool=fn)``.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -63,6 +64,25 @@ SERVER_CLASSES: dict[str, Origin] = {
     "mcp.server.lowlevel.server.Server": Origin.LOWLEVEL,
 }
 """Qualified names of the server classes (mcp 1.x and 2.x, fastmcp)."""
+TOOL_CLASSES = frozenset(
+    {
+        "mcp.server.fastmcp.tools.Tool",
+        "mcp.server.fastmcp.tools.base.Tool",
+        "mcp.server.mcpserver.tools.Tool",
+        "mcp.server.mcpserver.tools.base.Tool",
+        "fastmcp.Tool",
+        "fastmcp.tools.Tool",
+        "fastmcp.tools.FunctionTool",
+        "fastmcp.tools.tool.Tool",
+        "fastmcp.tools.tool.FunctionTool",
+        "fastmcp.tools.function_tool.FunctionTool",
+    }
+)
+"""Tool classes whose ``from_function(fn, ...)`` makes a tool of ``fn`` (mcp 1.30 / 2.x,
+fastmcp 2.x–4.x), for ``add_tool(Tool.from_function(fn))`` and ``tools=[...]``."""
+_OWN_SCHEMA = frozenset({"output_schema", "structured_output"})
+"""Keywords that replace the output schema the annotation would give: such a registration
+is not judged by the annotation (TRV602, TRV604)."""
 REGISTRARS = frozenset({"tool", "resource", "prompt"})
 _OVERRIDES = frozenset(
     {"tool", "add_tool", "resource", "prompt", "call_tool", "_call_tool", "_mcp_call_tool"}
@@ -216,41 +236,154 @@ class McpFile(NameResolver[Origin]):
                 found[id(registration.function)] = McpTool(
                     registration.function, registration.origin, registration.decorator
                 )
-        for call in find_indexed(self.module.tree, cst.Call, nested=True):
-            assert isinstance(call, cst.Call)
-            registered = self._registered_by_call(call)
-            if registered is not None and id(registered[0]) not in found:
-                found[id(registered[0])] = McpTool(registered[0], registered[1], None)
+        for target, origin, where in self.registered_by_calls:
+            function = self.function_named(where, target.value)
+            if function is not None and id(function) not in found:
+                found[id(function)] = McpTool(function, origin, None)
+        for name, value in self._registered_elsewhere().items():
+            function = self.module.functions.get(name)
+            if function is not None and name not in self.module.shadowed:
+                found.setdefault(id(function), McpTool(function, Origin(value), None))
         return sorted(found.values(), key=lambda t: self._position(t.function))
+
+    def _registered_elsewhere(self) -> dict[str, str]:
+        """Functions of this module that another module of the project registers as tools
+        (``mcp.add_tool(search)``, ``FastMCP(tools=[search])`` after ``from .tools import
+        search``): name → the server's origin value (whole-project mode)."""
+        if self.project is None or self.project.index is None:
+            return {}
+        lookup = getattr(self.project.index, "mcp_tools_in", None)
+        return lookup(self.module.path) if lookup is not None else {}
 
     def _position(self, node: cst.CSTNode) -> int:
         return self.module.index.span(node)[0]
 
-    def _registered_by_call(self, call: cst.Call) -> tuple[cst.FunctionDef, Origin] | None:
-        """``server.add_tool(fn)`` or ``server.tool(...)(fn)`` of a same-module function."""
+    @cached_property
+    def registered_by_calls(self) -> list[tuple[cst.Name, Origin, cst.FunctionDef | None]]:
+        """The names registered as tools by calls, with their server's origin and the
+        function the call is in: ``server.add_tool(fn)``, ``server.add_tool(Tool.
+        from_function(fn))``, ``server.tool(...)(fn)`` and ``FastMCP(..., tools=[fn,
+        Tool.from_function(fn)])`` (a bare function only where the package takes one:
+        standalone ``fastmcp``). A registration that brings its own output schema
+        (``structured_output=``, ``output_schema=``) is not one the annotation decides."""
+        found: list[tuple[cst.Name, Origin, cst.FunctionDef | None]] = []
+        for target, owner, where in self._call_registrations():
+            origin = owner if isinstance(owner, Origin) else self.kind_in(where, owner)
+            if origin is None or origin is Origin.LOWLEVEL:
+                continue
+            name = self._registered_name(target, bare=self._takes_bare(owner, origin))
+            if name is not None:
+                found.append((name, origin, where))
+        return found
+
+    def imported_registrations(self) -> list[tuple[str, str]]:
+        """For the project index: ``(server, function)`` of each registration of a function
+        this module imports — ``server`` the origin value of a server known here, or
+        ``import:<qualified>`` for an imported server; ``function`` qualified, as the
+        imports spell it."""
+        found: list[tuple[str, str]] = []
+        for target, owner, where in self._call_registrations():
+            origin = owner if isinstance(owner, Origin) else self.kind_in(where, owner)
+            server: str | None = None
+            if origin is not None:
+                server = None if origin is Origin.LOWLEVEL else origin.value
+            elif isinstance(owner, cst.Name) and owner.value not in self.module.shadowed:
+                imported = self.module.imports.get(owner.value)
+                if imported is not None and (
+                    where is None or self.local_binding(where, owner.value) is None
+                ):
+                    server = "import:" + imported
+            if server is None:
+                continue
+            bare = origin is None or self._takes_bare(owner, origin)
+            name = self._registered_name(target, bare)
+            if name is None or name.value in self.module.shadowed:
+                continue
+            qualified = self.module.imports.get(name.value)
+            if qualified is not None and all(
+                self.local_binding(scope, name.value) is None
+                for scope in self.enclosing_functions(where)
+            ):
+                found.append((server, qualified))
+        return found
+
+    @staticmethod
+    def _takes_bare(owner: cst.BaseExpression | Origin, origin: Origin) -> bool:
+        """Whether a plain function is a tool where it is given: ``add_tool(fn)`` and
+        ``tool(...)(fn)`` everywhere, ``tools=[fn]`` only in standalone ``fastmcp``."""
+        return not isinstance(owner, Origin) or origin is Origin.STANDALONE
+
+    def _call_registrations(
+        self,
+    ) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression | Origin, cst.FunctionDef | None]]:
+        for call in find_indexed(self.module.tree, cst.Call, nested=True):
+            assert isinstance(call, cst.Call)
+            targets = list(self._registration_targets(call))
+            if targets:
+                where = self.function_of(call)
+                for target, owner in targets:
+                    yield target, owner, where
+
+    def _registration_targets(
+        self, call: cst.Call
+    ) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression | Origin]]:
+        """``(what is registered, the server expression or the constructed server's
+        origin)`` of one call."""
         func = call.func
-        if len(call.args) < 1 or call.args[0].keyword is not None or call.args[0].star:
-            return None
-        if isinstance(func, cst.Attribute) and func.attr.value == "add_tool":
-            owner: cst.BaseExpression = func.value
+        if any(arg.keyword is not None and arg.keyword.value in _OWN_SCHEMA for arg in call.args):
+            return
+        first = call.args[0] if call.args else None
+        positional = first is not None and first.keyword is None and not first.star
+        if isinstance(func, cst.Attribute) and func.attr.value == "add_tool" and positional:
+            assert first is not None
+            yield first.value, func.value
         elif (
             isinstance(func, cst.Call)
             and isinstance(func.func, cst.Attribute)
             and func.func.attr.value == "tool"
             and len(call.args) == 1
+            and positional
         ):
-            owner = func.func.value
+            assert first is not None
+            yield first.value, func.func.value
         else:
+            origin = self.kind_of_class(func)
+            if origin is None:
+                return
+            for arg in call.args:
+                if (
+                    arg.keyword is not None
+                    and arg.keyword.value == "tools"
+                    and isinstance(arg.value, (cst.List, cst.Tuple))
+                ):
+                    for element in arg.value.elements:
+                        if not isinstance(element, cst.StarredElement):
+                            yield element.value, origin
+
+    def _registered_name(self, target: cst.BaseExpression, bare: bool) -> cst.Name | None:
+        """The function name a registered value names: ``fn``, or ``fn`` of
+        ``Tool.from_function(fn, ...)`` (one of :data:`TOOL_CLASSES`)."""
+        if isinstance(target, cst.Name):
+            return target if bare else None
+        if not (
+            isinstance(target, cst.Call)
+            and isinstance(target.func, cst.Attribute)
+            and target.func.attr.value == "from_function"
+            and self.module.qualified_name(target.func.value) in TOOL_CLASSES
+        ):
             return None
-        target = call.args[0].value
-        if not isinstance(target, cst.Name):
+        if any(a.keyword is not None and a.keyword.value in _OWN_SCHEMA for a in target.args):
             return None
-        where = self.function_of(call)
-        origin = self.kind_in(where, owner)
-        if origin is None or origin is Origin.LOWLEVEL:
-            return None
-        function = self.function_named(where, target.value)
-        return (function, origin) if function is not None else None
+        for arg in target.args:
+            if arg.star:
+                return None
+            if (arg.keyword is None or arg.keyword.value == "fn") and isinstance(
+                arg.value, cst.Name
+            ):
+                return arg.value
+            if arg.keyword is None:
+                return None
+        return None
 
     @cached_property
     def call_tool_handlers(self) -> list[tuple[cst.FunctionDef, str]]:
