@@ -545,3 +545,107 @@ def test_same_module_from_function_and_tools_list(tmp_path: Path) -> None:
     write(tmp_path, {"server.py": text})
     assert check([tmp_path]) == [("server.py", 6, "TRV602"), ("server.py", 10, "TRV602")]
     assert [row for row, _ in flake8_style(tmp_path / "server.py")] == [6, 10]
+
+
+def test_a_package_holding_a_marker_file_still_imports_from_its_parent(tmp_path: Path) -> None:
+    # A package with a module named ``setup.py`` looks like a project root of its own; the
+    # absolute import ``pkg.errors`` is still found where Python finds it: above ``pkg``.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/setup.py": "def wizard():\n    pass\n",
+            "pkg/errors.py": ERRORS,
+            "pkg/tools/__init__.py": "",
+            "pkg/tools/server.py": server(
+                "from pkg.errors import raise_tool_error", "raise_tool_error(e, 'x')"
+            ),
+        },
+    )
+    assert check([tmp_path]) == []
+    assert check([tmp_path / "pkg" / "tools" / "server.py"]) == []
+
+
+# ------------------------------------------- agents and servers made by other modules
+
+
+AGENTS = """\
+from pydantic_ai import Agent
+
+
+def build_agent(model: str):
+    agent = Agent(model, instructions="Be helpful")
+    return agent
+
+
+def typed_agent() -> Agent[None, str]:
+    return make()
+
+
+def maybe_agent(flag):
+    if flag:
+        return Agent("x")
+    return None
+
+
+support = Agent("openai:gpt-5")
+other = build_agent("x")
+"""
+AGENT_TOOLS = """\
+from pydantic_ai import RunContext
+
+from .agents import build_agent, maybe_agent, other, support, typed_agent
+
+agent = build_agent("openai:gpt-5")
+second = typed_agent()
+third = maybe_agent(True)
+
+
+@agent.tool
+def lookup(city: str) -> str:
+    return city
+
+
+@support.tool_plain
+def plain(ctx: RunContext[None], city: str) -> str:
+    return city
+
+
+@other.tool
+def lookup2(city: str) -> str:
+    return city
+
+
+@second.tool
+def lookup3(city: str) -> str:
+    return city
+
+
+@third.tool
+def not_known(city: str) -> str:
+    return city
+"""
+
+
+def test_agents_made_by_factories_of_another_module(tmp_path: Path) -> None:
+    write(tmp_path, {"app/__init__.py": "", "app/agents.py": AGENTS, "app/tools.py": AGENT_TOOLS})
+    expected = [("tools.py", row, "TRV801") for row in (11, 16, 21, 26)]
+    assert check([tmp_path]) == expected
+    assert check([tmp_path / "app" / "tools.py"]) == expected
+    assert flake8_style(tmp_path / "app" / "tools.py") == []  # one file: not known
+
+
+def test_an_mcp_server_made_by_a_factory_of_another_module(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/factory.py": "from fastmcp import FastMCP\n\n"
+            "def create_server(name: str) -> FastMCP:\n    return FastMCP(name)\n",
+            # (the module imports from ``fastmcp``: the family's signal)
+            "app/tools.py": "from fastmcp import Context\n\nfrom .factory import create_server\n\n"
+            "mcp = create_server('x')\n\n\n"
+            "@mcp.tool\ndef lookup(x: int, ctx: Context) -> str:\n    return {'x': x}\n",
+        },
+    )
+    assert check([tmp_path]) == [("tools.py", 10, "TRV602")]

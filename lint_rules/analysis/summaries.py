@@ -139,6 +139,8 @@ def summarise(tree: ast.Module) -> dict[str, Any]:
     functions: dict[str, Callable[[], Any]] = {}
     classes: dict[str, Callable[[], Any]] = {}
     defined: dict[str, int] = {}
+    values: dict[str, str] = {}
+    assigned: dict[str, int] = {}
     for stmt in _module_level(tree.body):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[stmt.name] = _later(_function, stmt, None)
@@ -162,7 +164,13 @@ def summarise(tree: ast.Module) -> dict[str, Any]:
                 sep = "" if base.endswith(".") or not base else "."
                 imports[alias.asname or alias.name] = f"{base}{sep}{alias.name}"
         elif not isinstance(stmt, (ast.If, ast.Try, ast.Expr)):
-            bound.update(_bound_names(stmt))
+            names = list(_bound_names(stmt))
+            for name in names:
+                assigned[name] = assigned.get(name, 0) + 1
+            called = _assigned_call(stmt)
+            if called is not None:
+                values[called[0]] = called[1]
+            bound.update(names)
     # A name bound twice (two ``def``s, an import and a ``def``, a ``def`` then an
     # assignment) is whatever runs last: unknown.
     ambiguous = {n for n, count in defined.items() if count > 1}
@@ -172,8 +180,30 @@ def summarise(tree: ast.Module) -> dict[str, Any]:
         "functions": _Lazy({n: f for n, f in functions.items() if n not in ambiguous}),
         "classes": _Lazy({n: c for n, c in classes.items() if n not in ambiguous}),
         "imports": {n: q for n, q in imports.items() if n not in ambiguous},
+        "values": {
+            n: c
+            for n, c in values.items()
+            if assigned.get(n) == 1 and n not in ambiguous and n not in functions
+        },
         "bound": frozenset(bound | ambiguous),
     }
+
+
+def _assigned_call(stmt: ast.stmt) -> tuple[str, str] | None:
+    """``(name, callee)`` of ``name = callee(...)`` (``name: T = callee(...)``)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, value = stmt.targets[0], stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        target, value = stmt.target, stmt.value
+    else:
+        return None
+    if isinstance(value, ast.Await):
+        value = value.value
+    if not isinstance(target, ast.Name) or not isinstance(value, ast.Call):
+        return None
+    func = value.func.value if isinstance(value.func, ast.Subscript) else value.func
+    callee = _dotted(func)
+    return None if callee is None else (target.id, callee)
 
 
 def _later(make: Callable[..., Any], *args: Any) -> Callable[[], Any]:
@@ -245,6 +275,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None) -
         shape = _agreed_shape(node)
     other = [d for d in decorators if d not in ("staticmethod", "classmethod")]
     return {
+        "returned": _returned_callee(node) if annotation is None else None,
         "async": isinstance(node, ast.AsyncFunctionDef),
         "never": _simplify(never),
         "shape": shape,
@@ -462,6 +493,38 @@ def _agreed_shape(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     return f"literal:{kinds.pop()}" if len(kinds) == 1 else None
 
 
+def _returned_callee(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The dotted callee every return site's value is a call of: ``return Agent(...)``, or
+    ``agent = Agent(...); ...; return agent`` (the name bound only so). A factory."""
+    stores: dict[str, int] = {name: 1 for name in _parameters(node.args)}
+    assigned: dict[str, str] = {}
+    for child in _own_nodes(node.body):
+        if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
+            stores[child.id] = stores.get(child.id, 0) + 1
+        elif isinstance(child, (ast.Assign, ast.AnnAssign)):
+            called = _assigned_call(child)
+            if called is not None:
+                assigned[called[0]] = called[1]
+    calls = {name: callee for name, callee in assigned.items() if stores.get(name) == 1}
+    found: set[str | None] = set()
+    for child in _own_nodes(node.body):
+        if isinstance(child, (ast.Yield, ast.YieldFrom)):
+            return None
+        if not isinstance(child, ast.Return):
+            continue
+        value = child.value
+        if isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call):
+            func = value.func.value if isinstance(value.func, ast.Subscript) else value.func
+            found.add(_dotted(func))
+        elif isinstance(value, ast.Name):
+            found.add(calls.get(value.id))
+        else:
+            return None
+    return found.pop() if len(found) == 1 else None
+
+
 def _literal_kind(node: ast.expr | None) -> str | None:
     if node is None:
         return "none"
@@ -565,7 +628,24 @@ class Class:
     facts: Mapping[str, Any]
 
 
-Target = Function | Class
+@dataclass(frozen=True)
+class Value:
+    """A module-level name of a project module bound once to a call's result."""
+
+    path: str
+    name: str
+    callee: str
+    """The dotted name called, as the module spells it (``Agent``, ``pydantic_ai.Agent``)."""
+
+
+@dataclass(frozen=True)
+class External:
+    """A name of a module outside the project (``pydantic_ai.Agent``), fully qualified."""
+
+    qualified: str
+
+
+Target = Function | Class | Value | External
 
 
 @dataclass
@@ -681,7 +761,7 @@ class SummaryStore:
         if qualified in NEVER_RETURNING:
             return True
         found = self.resolve(importer, qualified)
-        if found is _THIRD_PARTY:
+        if isinstance(found, External):
             return False
         if isinstance(found, Class):
             return False  # instantiating returns
@@ -694,9 +774,10 @@ class SummaryStore:
         return self._answer(key, lambda: self._evaluate(function, function.facts["never"], 0))  # type: ignore[no-any-return]
 
     def resolve(self, importer: str, qualified: str) -> Target | object | None:
-        """What an imported name refers to: a project :class:`Function` or
-        :class:`Class`, ``THIRD_PARTY`` (a module outside the project), or ``None``
-        (a project name that cannot be read or is not a function or class)."""
+        """What an imported name refers to: a project :class:`Function`, :class:`Class`
+        or :class:`Value`, an :class:`External` name (of a module outside the project,
+        re-exports followed), or ``None`` (a project name that cannot be read or is none
+        of these)."""
         key = ("resolve", importer, qualified)
         found: Target | object | None = self._answer(
             key, lambda: self._resolve(importer, qualified, 0)
@@ -734,6 +815,57 @@ class SummaryStore:
         if rest or _binds(summary, head):
             return None
         return _SHAPE_ANNOTATIONS.get(head)
+
+    def class_of_call(self, importer: str, qualified: str) -> str | None:
+        """The qualified class (outside the project) whose instance a call of the imported
+        name returns: the class itself (``pydantic_ai.Agent``, re-exports followed), or
+        what a project factory function returns — by its annotation, or by its return
+        sites all being calls of one class (``agent = Agent(...); ...; return agent``).
+        ``None`` when not known."""
+        key = ("class-of-call", importer, qualified)
+        found: str | None = self._answer(key, lambda: self._class_of_call(importer, qualified))
+        return found
+
+    def class_of_value(self, importer: str, qualified: str) -> str | None:
+        """The qualified class (outside the project) of the object an imported name is
+        bound to: ``agent = Agent(...)`` or ``agent = build_agent()`` at module level."""
+        key = ("class-of-value", importer, qualified)
+        found: str | None = self._answer(key, lambda: self._class_of_value(importer, qualified))
+        return found
+
+    def _class_of_call(self, importer: str, qualified: str) -> str | None:
+        found = self.resolve(importer, qualified)
+        if isinstance(found, External):
+            return found.qualified
+        if isinstance(found, Function) and found.plain and found.owner is None:
+            return self._returned_class(found)
+        return None
+
+    def _class_of_value(self, importer: str, qualified: str) -> str | None:
+        found = self.resolve(importer, qualified)
+        if isinstance(found, Value):
+            return self._class_of_callee(found.path, found.callee)
+        return None
+
+    def _returned_class(self, function: Function) -> str | None:
+        shape = function.facts.get("shape")
+        if isinstance(shape, str) and shape.startswith("annotation:"):
+            found = self._name_in(function.path, shape[len("annotation:") :], 0)
+            return found.qualified if isinstance(found, External) else None
+        callee = function.facts.get("returned")
+        return self._class_of_callee(function.path, callee) if isinstance(callee, str) else None
+
+    def _class_of_callee(self, path: str, dotted: str) -> str | None:
+        summary = self.summary(path)
+        if summary is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        if head in summary["imports"] and head not in summary["bound"]:
+            return self.class_of_call(path, summary["imports"][head] + ("." + rest if rest else ""))
+        found = self._name_in(path, dotted, 0)
+        if isinstance(found, Function) and found.plain and found.owner is None:
+            return self._returned_class(found)
+        return None
 
     def is_exception_class(self, found: Class) -> bool | None:
         """Whether a project class derives from ``BaseException`` (``None``: not known)."""
@@ -819,10 +951,24 @@ class SummaryStore:
         return self._stamps[path] is not None
 
     def _roots_for(self, importer: str) -> tuple[str, ...]:
+        """Where an absolute import of ``importer`` may find a module: the directory
+        above the package the importer is in (a package's parent is what ``sys.path``
+        holds for it, whatever marker files the package itself contains), then the
+        project roots and their ``src/``."""
         directory = os.path.dirname(importer)
         roots = self._roots.get(directory)
         if roots is None:
-            roots = self._roots[directory] = tuple(self._roots_of(importer))
+            found: list[str] = []
+            if self.reads_files:
+                above = directory
+                while os.path.isfile(os.path.join(above, "__init__.py")):
+                    parent = os.path.dirname(above)
+                    if parent == above:
+                        break
+                    above = parent
+                    found.append(above)
+            found.extend(str(root) for root in self._roots_of(importer))
+            roots = self._roots[directory] = tuple(dict.fromkeys(found))
         return roots
 
     def _resolve(self, importer: str, qualified: str, depth: int) -> Target | object | None:
@@ -841,10 +987,10 @@ class SummaryStore:
         if level:
             return None  # a relative import that finds nothing: not certain
         if parts[0] in _STDLIB:
-            return _THIRD_PARTY
+            return External(".".join(parts))
         if not self.reads_files or self._first_party_directory(importer, parts[0], roots):
             return None  # maybe the project's, unread (flake8), or a namespace package
-        return _THIRD_PARTY
+        return External(".".join(parts))
 
     def _first_party_directory(self, importer: str, top: str, roots: tuple[str, ...]) -> bool:
         """Whether a directory named ``top`` (a namespace package of the project) exists
@@ -871,6 +1017,9 @@ class SummaryStore:
         target = summary["imports"].get(head)
         if target is not None:
             return self._resolve(file, ".".join([target, *rest]), depth + 1)
+        callee = summary["values"].get(head)
+        if callee is not None and not rest:
+            return Value(file, head, callee)
         return None
 
     def _method(self, owner: Class, name: str, depth: int) -> Function | None:
@@ -1016,9 +1165,7 @@ class _Marker:
         return self.name
 
 
-_THIRD_PARTY: Final = _Marker("THIRD_PARTY")
 _BUILTIN: Final = _Marker("BUILTIN")
-THIRD_PARTY = _THIRD_PARTY
 
 
 def _binds(summary: Mapping[str, Any], name: str) -> bool:

@@ -77,9 +77,38 @@ class NameResolver(FlowCache, Generic[K]):
         """The kind of an instance of the class ``node`` names (an annotation)."""
         raise NotImplementedError
 
-    def kind_of_import(self, name: str) -> K | None:
-        """The kind of a module-level name bound by an import (default: not known)."""
+    def kind_of_qualified(self, qualified: str) -> K | None:
+        """The kind of an instance of the class with this qualified name (default: none).
+        A family that defines it gets objects made in other modules of the project:
+        ``agent = build_agent()`` with an imported factory, ``from .app import agent``."""
         return None
+
+    def kind_of_import(self, name: str) -> K | None:
+        """The kind of a module-level name bound by an import: the object another module
+        of the project binds it to (the project's summaries, ``analysis.summaries``)."""
+        qualified = self.module.imports.get(name)
+        if qualified is None:
+            return None
+        found = self.module.summaries.class_of_value(self.module.path, qualified)
+        return None if found is None else self.kind_of_qualified(found)
+
+    def call_kind(self, node: cst.BaseExpression | None, depth: int = 0) -> K | None:
+        """``kind_of_call``, else what a call of a function of another project module
+        returns (a factory: ``build_agent()``, ``create_server()``)."""
+        kind = self.kind_of_call(node, depth)
+        if kind is not None or not isinstance(node, cst.Call):
+            return kind
+        func = node.func.value if isinstance(node.func, cst.Subscript) else node.func
+        root = func
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name) or root.value in self.module.shadowed:
+            return None
+        qualified = self.module.qualified_name(func)
+        if qualified is None:
+            return None
+        found = self.module.summaries.class_of_call(self.module.path, qualified)
+        return None if found is None else self.kind_of_qualified(found)
 
     # -- resolution
 
@@ -90,7 +119,7 @@ class NameResolver(FlowCache, Generic[K]):
         if node is None or depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Call):
-            return self.kind_of_call(node, depth)
+            return self.call_kind(node, depth)
         if isinstance(node, cst.Attribute):
             if isinstance(node.value, cst.Name) and node.value.value == "self":
                 if self._attributes_resolving:
@@ -131,7 +160,7 @@ class NameResolver(FlowCache, Generic[K]):
             return None
         self._resolving.add(name)
         try:
-            kind = self.kind_of_call(value)
+            kind = self.call_kind(value)
         finally:
             self._resolving.discard(name)
         self._module_kinds[name] = kind

@@ -200,11 +200,17 @@ class McpFile(NameResolver[Origin]):
     def kind_of_import(self, name: str) -> Origin | None:
         """A server imported from another module of the project (whole-project mode)."""
         qualified = self.module.imports.get(name)
-        if qualified is None or self.project is None or self.project.index is None:
+        if qualified is None:
             return None
-        lookup = getattr(self.project.index, "mcp_server", None)
+        index = self.project.index if self.project is not None else None
+        lookup = getattr(index, "mcp_server", None)
         raw = lookup(self.module.path, qualified) if lookup is not None else None
-        return Origin(raw) if raw is not None else None
+        if raw is not None:
+            return Origin(raw)
+        return super().kind_of_import(name)  # a server made by a factory of another module
+
+    def kind_of_qualified(self, qualified: str) -> Origin | None:
+        return SERVER_CLASSES.get(qualified)
 
     # -- registrations and tools
 

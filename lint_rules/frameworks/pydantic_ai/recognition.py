@@ -128,6 +128,13 @@ class PydanticAiFile(NameResolver[Owner]):
             return self.kind_of_class(node.func)
         return None
 
+    def kind_of_qualified(self, qualified: str) -> Owner | None:
+        if qualified in AGENT_CLASSES:
+            return Owner.AGENT
+        if qualified in TOOLSET_CLASSES:
+            return Owner.TOOLSET
+        return None
+
     def _sequence(
         self, where: cst.FunctionDef | None, node: cst.BaseExpression
     ) -> cst.List | cst.Tuple | None:
