@@ -33,7 +33,12 @@ class McpReturnContradictsAnnotation(Rule):
     numeric strings). A value whose type is not known is never reported, nor
     the end of a stub or an elided example (a body with a bare `...`), nor the
     end of a function whose last statement is a `match` (its cases may cover
-    every type).
+    every type). A body that ends in a call of a function that never returns —
+    annotated `NoReturn`, or raising on every path, in this module or imported
+    from another module of the project — does not fall off its end; one that
+    ends in a call whose target cannot be read (a parameter, a module that
+    does not parse) is not reported. A fall-through is reported at the
+    function's name, with the `except` branch it is reached through.
 
     ## Why is this bad?
     The official SDK validates the tool's result against the schema built
@@ -141,6 +146,23 @@ def order_status(order_id: str) -> str | None:
     if not order_id:
         return None
     return "shipped"
+""",
+        ),
+        Example(
+            title="every `except` branch ends in a helper that always raises",
+            code=OFFICIAL
+            + """\
+@mcp.tool()
+def order_status(order_id: str) -> str:
+    \"\"\"The status of an order.\"\"\"
+    try:
+        return lookup(order_id)
+    except KeyError as error:
+        tool_error(error)
+
+
+def tool_error(error: Exception):
+    raise ValueError(f"unknown order: {error}") from error
 """,
         ),
         Example(

@@ -1,0 +1,1 @@
+"""An MCP server split over modules, as production servers are (see ../README.md)."""
