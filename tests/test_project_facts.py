@@ -649,3 +649,93 @@ def test_an_mcp_server_made_by_a_factory_of_another_module(tmp_path: Path) -> No
         },
     )
     assert check([tmp_path]) == [("tools.py", 10, "TRV602")]
+
+
+# ------------------------------------------------- loops whose client is made elsewhere
+
+LOOP = """\
+import json
+
+from .llm import <IMPORT>
+
+TOOLS = {"lookup": lambda order_id: order_id}
+
+
+def answer(question: str, tools: list) -> str:
+    <CLIENT>
+    messages = [{"role": "user", "content": question}]
+    response = client.messages.create(model="m", max_tokens=9, tools=tools, messages=messages)
+    messages.append({"role": "assistant", "content": response.content})
+    results = []
+    for block in response.content:
+        if block.type == "tool_use":
+            output = json.dumps(TOOLS[block.name](**block.input))
+            results.append({"type": "tool_result", "tool_call_id": block.id, "content": output})
+    messages.append({"role": "user", "content": results})
+    return client.messages.create(model="m", max_tokens=9, tools=tools, messages=messages)
+"""
+LLM = """\
+import anthropic
+import mylib
+
+
+def get_client() -> anthropic.Anthropic:
+    return anthropic.Anthropic()
+
+
+def make_client():
+    client = anthropic.AsyncAnthropic()
+    return client
+
+
+def other_client():
+    return mylib.Client()
+
+
+client = get_client()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "binding", "reported"),
+    [
+        ("get_client", "client = get_client()", True),
+        ("make_client", "client = make_client()", True),
+        ("client", "pass", True),  # a module-level client of llm.py
+        ("other_client", "client = other_client()", False),  # not Anthropic's
+        ("get_client", "client = pick()", False),  # not known
+    ],
+)
+def test_a_loop_whose_client_comes_from_another_module(
+    tmp_path: Path, imports: str, binding: str, reported: bool
+) -> None:
+    loop = LOOP.replace("<IMPORT>", imports).replace("<CLIENT>", binding)
+    write(tmp_path, {"app/__init__.py": "", "app/llm.py": LLM, "app/loop.py": loop})
+    expected = [("loop.py", 17, "TRV501")] if reported else []
+    assert check([tmp_path]) == expected
+    assert check([tmp_path / "app" / "loop.py"]) == expected
+    assert flake8_style(tmp_path / "app" / "loop.py") == []
+
+
+def test_a_chat_loop_whose_client_comes_from_another_module(tmp_path: Path) -> None:
+    loop = """\
+    import json
+
+    from .llm import get_client
+
+    client = get_client()
+
+
+    def run(messages, tools):
+        response = client.chat.completions.create(model="m", messages=messages, tools=tools)
+        message = response.choices[0].message
+        messages.append(message)
+        for call in message.tool_calls:
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": {"ok": 1}})
+        return client.chat.completions.create(model="m", messages=messages, tools=tools)
+    """
+    llm = "from openai import OpenAI\n\n\ndef get_client():\n    return OpenAI()\n"
+    write(tmp_path, {"app/__init__.py": "", "app/llm.py": llm, "app/loop.py": loop})
+    found = check([tmp_path])
+    assert found and all(f[0] == "loop.py" for f in found)
+    assert flake8_style(tmp_path / "app" / "loop.py") == []

@@ -113,7 +113,7 @@ class _CallJudge:
         self._receiver: tuple[str, str] | bool | None = False
 
     def __call__(self, call: cst.Call, awaited: bool = False) -> Leaves:
-        dotted = _dotted_name(call.func)
+        dotted = dotted_name(call.func)
         if dotted is None:
             return False  # a method of a call's result, a subscript's: an object's method
         module = self.module
@@ -449,10 +449,11 @@ def _has_break(body: cst.BaseSuite) -> bool:
     return finder.found
 
 
-def _dotted_name(node: cst.BaseExpression) -> str | None:
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name, else ``None``."""
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):
-        inner = _dotted_name(node.value)
+        inner = dotted_name(node.value)
         return None if inner is None else f"{inner}.{node.attr.value}"
     return None

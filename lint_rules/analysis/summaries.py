@@ -844,7 +844,7 @@ class SummaryStore:
     def _class_of_value(self, importer: str, qualified: str) -> str | None:
         found = self.resolve(importer, qualified)
         if isinstance(found, Value):
-            return self._class_of_callee(found.path, found.callee)
+            return self.class_of_callee(found.path, found.callee)
         return None
 
     def _returned_class(self, function: Function) -> str | None:
@@ -853,9 +853,11 @@ class SummaryStore:
             found = self._name_in(function.path, shape[len("annotation:") :], 0)
             return found.qualified if isinstance(found, External) else None
         callee = function.facts.get("returned")
-        return self._class_of_callee(function.path, callee) if isinstance(callee, str) else None
+        return self.class_of_callee(function.path, callee) if isinstance(callee, str) else None
 
-    def _class_of_callee(self, path: str, dotted: str) -> str | None:
+    def class_of_callee(self, path: str, dotted: str) -> str | None:
+        """``class_of_call`` for a dotted name as module ``path`` spells it (an import,
+        or a function of the module itself)."""
         summary = self.summary(path)
         if summary is None:
             return None

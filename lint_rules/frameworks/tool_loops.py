@@ -14,8 +14,10 @@ from typing import Protocol
 
 import libcst as cst
 
+from lint_rules.analysis.bindings import local_bindings
 from lint_rules.analysis.literals import string_value as literal_string
 from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.returns import dotted_name
 from lint_rules.analysis.walk import find_indexed
 
 
@@ -24,6 +26,47 @@ class LoopFile(Protocol):
 
     @property
     def module(self) -> ParsedModule: ...
+
+
+def project_client(
+    module: ParsedModule, request: cst.Call, depth: int, packages: tuple[str, ...]
+) -> bool:
+    """Whether the client of a request — ``client`` of ``client.messages.create(...)``
+    (``depth`` 2) or ``client.chat.completions.create(...)`` (3) — is an object of a
+    class of one of ``packages`` made in another module of the project: ``client =
+    get_client()`` with ``get_client`` in ``llm.py``, ``from .llm import client``,
+    ``make_client().messages.create(...)``. The loop module need not import the SDK."""
+    client: cst.BaseExpression = request.func
+    for _ in range(depth):
+        if not isinstance(client, cst.Attribute):
+            return False
+        client = client.value
+    summaries = module.summaries
+    found: str | None = None
+    if isinstance(client, cst.Call):
+        callee = dotted_name(client.func)
+        found = summaries.class_of_callee(module.path, callee) if callee else None
+    elif isinstance(client, cst.Name):
+        name = client.value
+        scope = module.index.enclosing_scope(request)
+        while scope is not None and not isinstance(scope, cst.FunctionDef):
+            scope = module.index.enclosing_scope(scope)
+        binding = local_bindings(scope).get(name) if isinstance(scope, cst.FunctionDef) else None
+        if binding is not None:
+            value = binding[1] if binding[0] == "assigned" else None
+        elif name in module.shadowed:
+            value = None
+        elif name in module.imports:
+            found = summaries.class_of_value(module.path, module.imports[name])
+            value = None
+        else:
+            value = module.constants.get(name)
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            callee = dotted_name(value.func)
+            found = summaries.class_of_callee(module.path, callee) if callee else None
+    return found is not None and found.split(".", 1)[0] in packages
 
 
 def string_value(node: cst.BaseExpression | None) -> str | None:

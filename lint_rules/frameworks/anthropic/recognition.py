@@ -39,6 +39,7 @@ from lint_rules.frameworks.tool_loops import (
     has_double_star,
     keyword,
     literal_entry,
+    project_client,
     string_value,
 )
 
@@ -134,7 +135,13 @@ class AnthropicFile:
 
     @cached_property
     def is_checked(self) -> bool:
-        return self.module.imports_module(PACKAGE)
+        """The module imports ``anthropic``, or a request's client is an Anthropic client
+        made in another module of the project (``client = get_client()``)."""
+        if self.module.imports_module(PACKAGE):
+            return True
+        return any(
+            project_client(self.module, call, 2, (PACKAGE,)) for _, call in self.request_sites
+        )
 
     # -- scopes
 

@@ -46,6 +46,7 @@ from lint_rules.frameworks.tool_loops import (
     is_first_index,
     keyword,
     literal_entry,
+    project_client,
     sent_values,
     string_value,
 )
@@ -312,10 +313,26 @@ class ChatFile:
     project: Project | None = None
 
     def is_checked(self, settings: Settings) -> bool:
-        """Whether the module imports ``openai`` or a configured extra client."""
+        """Whether the module imports ``openai`` or a configured extra client, or a
+        request's client is one made in another module of the project (``client =
+        get_client()`` with ``get_client`` in ``llm.py``)."""
         if self.module.imports_module(PACKAGE):
             return True
-        return any(self.module.imports_module(name) for name in settings.openai_chat.extra_clients)
+        clients = self.clients(settings)
+        if any(self.module.imports_module(name) for name in clients[1:]):
+            return True
+        return self._project_clients(clients)
+
+    def _project_clients(self, clients: tuple[str, ...]) -> bool:
+        key = ("chat.project-clients", clients)
+        known = self.module.memo.get(str(key))
+        if known is None:
+            known = self.module.memo[str(key)] = any(
+                project_client(self.module, call, 3, clients)
+                for call in self.module.index.find(self.module.tree, (cst.Call,), nested=True)
+                if isinstance(call, cst.Call) and _completions_request(call)
+            )
+        return bool(known)
 
     def clients(self, settings: Settings) -> tuple[str, ...]:
         return (PACKAGE, *settings.openai_chat.extra_clients)
@@ -1217,3 +1234,14 @@ def recognise(module: ParsedModule, project: Project | None = None) -> ChatFile:
 
 
 _MEMO = "openai_chat.recognise"
+
+
+def _completions_request(call: cst.Call) -> bool:
+    """``<x>.completions.create(...)`` (``.parse``, ``.stream``)."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value in _REQUEST_METHODS
+        and isinstance(func.value, cst.Attribute)
+        and func.value.attr.value == "completions"
+    )
