@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_mcp_project import write
 
 from lint_rules import runner
 from lint_rules.analysis.project import Project
@@ -77,17 +78,6 @@ async def get_profile(name: str) -> dict[str, str]:
     except Exception as e:
         <CALL>
 """
-
-
-def write(root: Path, files: dict[str, str | None]) -> None:
-    (root / "pyproject.toml").write_text("")
-    for name, text in files.items():
-        target = root / name
-        if text is None:
-            target.unlink(missing_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(textwrap.dedent(text))
 
 
 def server(imports: str, call: str) -> str:
