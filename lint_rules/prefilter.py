@@ -70,15 +70,23 @@ _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "pydantic_ai": r"(?:\bfrom|\bimport)(?:\s|\\)+pydantic_ai\b"
     r"|\bimport\s[^\n#;]*,\s*pydantic_ai\b",
 }
-_LOOP_NEEDLES: Final[dict[str, tuple[str, str]]] = {
-    "anthropic": ("tool_use", "messages."),
-    "openai_chat": ("tool_calls", "completions."),
+_LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
+    "anthropic": ("tool_use", r"\.messages\.(?:with_raw_response\.)?(?:create|stream|parse)\("),
+    "openai_chat": (
+        "tool_calls",
+        r"\.completions\.(?:with_raw_response\.)?(?:create|stream|parse)\(",
+    ),
 }
 """A tool loop whose client is made in another module of the project (``client =
-get_client()``) need not import the SDK: both needles are its signal, and the family
-decides from the project's summaries whether the client is the SDK's."""
-_BYTE_LOOP_NEEDLES: Final[dict[str, tuple[bytes, bytes]]] = {
-    key: (a.encode("ascii"), b.encode("ascii")) for key, (a, b) in _LOOP_NEEDLES.items()
+get_client()``) need not import the SDK: a request written out (``.messages.create(``)
+and the loop's needle are its signal, and the family decides from the project's
+summaries whether the client is the SDK's."""
+_TEXT_LOOP: Final[dict[str, tuple[str, re.Pattern[str]]]] = {
+    key: (needle, re.compile(request)) for key, (needle, request) in _LOOP_SIGNALS.items()
+}
+_BYTE_LOOP: Final[dict[str, tuple[bytes, re.Pattern[bytes]]]] = {
+    key: (needle.encode("ascii"), re.compile(request.encode("ascii")))
+    for key, (needle, request) in _LOOP_SIGNALS.items()
 }
 _TEXT_PATTERNS: Final[dict[str, re.Pattern[str]]] = {
     key: re.compile(pattern) for key, pattern in _IMPORT_PATTERNS.items()
@@ -135,15 +143,15 @@ def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str,
     if extra_imports and _has_extra_import(text, extra_imports):
         return True
     if isinstance(text, bytes):
-        loop = _BYTE_LOOP_NEEDLES.get(key)
-        if loop is not None and loop[0] in text and loop[1] in text:
+        loop = _BYTE_LOOP.get(key)
+        if loop is not None and loop[0] in text and loop[1].search(text):
             return True
         if not any(found(text) for found in _BYTE_FINDERS.get(key, ())):
             return False
         byte_pattern = _BYTE_PATTERNS.get(key)
         return byte_pattern is None or byte_pattern.search(text) is not None
-    text_loop = _LOOP_NEEDLES.get(key)
-    if text_loop is not None and text_loop[0] in text and text_loop[1] in text:
+    text_loop = _TEXT_LOOP.get(key)
+    if text_loop is not None and text_loop[0] in text and text_loop[1].search(text):
         return True
     if not any(needle in text for needle in NEEDLES.get(key, ())):
         return False

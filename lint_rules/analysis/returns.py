@@ -110,6 +110,7 @@ class _CallJudge:
         self.module = module
         self.function = function
         self._locals: frozenset[str] | None = None
+        self._params: frozenset[str] | None = None
         self._receiver: tuple[str, str] | bool | None = False
 
     def __call__(self, call: cst.Call, awaited: bool = False) -> Leaves:
@@ -120,6 +121,10 @@ class _CallJudge:
         if module is None:
             return dotted in _NEVER_RETURNING_CALLS or dotted in _NEVER_RETURNING_BUILTINS
         head, _, rest = dotted.partition(".")
+        if rest and head in self._parameters():
+            receiver = self._own_class()
+            if receiver is None or head != receiver[0] or "." in rest:
+                return False  # a method of a parameter's object (``ctx.info``): returns
         if head in self._local_names():
             if dotted in _NEVER_RETURNING_CALLS:
                 return True  # ``import sys`` in the function
@@ -132,6 +137,11 @@ class _CallJudge:
         if dotted in _NEVER_RETURNING_CALLS and head not in module.imports:
             return head not in module.local_names  # ``assert_never`` written bare
         return module.summaries.name_never_returns(module.path, dotted, awaited)
+
+    def _parameters(self) -> frozenset[str]:
+        if self._params is None:
+            self._params = frozenset(p.name.value for p in parameters(self.function.params))
+        return self._params
 
     def _local_names(self) -> frozenset[str]:
         """The names the function and the functions around it bind (parameters too)."""

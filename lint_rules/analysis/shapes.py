@@ -1239,11 +1239,8 @@ class ShapeInference:
         method = self._own_async_method(func)
         if method is not None:
             return UNKNOWN if awaited else Shape(Kind.COROUTINE, type_name=method, call=expr)
-        imported = self._project_call(func, expr, awaited)
-        if imported is not None:
-            return imported
         if awaited:
-            return UNKNOWN
+            return self._project_call(func, expr, awaited) or UNKNOWN
         # str methods on a known str receiver
         if isinstance(func, cst.Attribute):
             method = func.attr.value
@@ -1263,7 +1260,7 @@ class ShapeInference:
             return _instance(type_name, expr)
         if qualified in FRAMEWORK_EXCEPTIONS:
             return Shape(Kind.EXCEPTION, type_name=qualified.rsplit(".", 1)[-1], call=expr)
-        return UNKNOWN
+        return self._project_call(func, expr, awaited) or UNKNOWN
 
     def _project_call(
         self, func: cst.BaseExpression, call: cst.Call, awaited: bool

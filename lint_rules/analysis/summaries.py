@@ -226,6 +226,15 @@ def _module_level(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
 
 
 def _bound_names(stmt: ast.stmt) -> Iterator[str]:
+    """The names a module-level statement binds (only its targets are walked for a
+    simple assignment: a large literal costs nothing)."""
+    if isinstance(stmt, ast.Assign):
+        for target in stmt.targets:
+            yield from _bound_names(ast.Expr(target))
+        return
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        yield from _bound_names(ast.Expr(stmt.target))
+        return
     for node in ast.walk(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
@@ -980,6 +989,8 @@ class SummaryStore:
         parts = [p for p in qualified[level:].split(".") if p]
         if not parts:
             return None
+        if not level and parts[0] in _STDLIB:
+            return External(".".join(parts))  # the standard library, never searched for
         roots = self._roots_for(importer)
         # The longest prefix that is a module of the project; the rest are attributes.
         for cut in range(len(parts), -1 if level else 0, -1):
