@@ -617,6 +617,46 @@ async def test_an_edit_to_an_imported_helper_rechecks_the_tool_module(
     assert codes == ["TRV602"]
 
 
+REGISTERED_TOOLS = """\
+def search(q: str) -> str:
+    return {"q": q}
+"""
+REGISTERING_SERVER = """\
+from fastmcp import FastMCP
+
+from pkg.tools import search
+
+mcp = FastMCP("x", tools=[search])
+"""
+
+
+@in_module_loop
+async def test_a_registration_in_another_module_makes_and_unmakes_a_tool(
+    push_client: LanguageClient, tmp_path: Path
+) -> None:
+    # ``tools.py`` imports nothing of MCP: its function is a tool because ``server.py``
+    # registers it (the workspace index). The server changes on disk: re-checked.
+    client = push_client
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    server, tools = tmp_path / "pkg" / "server.py", tmp_path / "pkg" / "tools.py"
+    server.write_text(REGISTERING_SERVER)
+    tools.write_text(REGISTERED_TOOLS)
+    folder = types.WorkspaceFolder(uri=tmp_path.as_uri(), name="registering")
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(added=[folder], removed=[])
+        )
+    )
+    open_document(client, tools.as_uri(), REGISTERED_TOOLS)
+    codes = await published_until(client, tools.as_uri(), lambda codes: codes != [])
+    assert codes == ["TRV602"]
+    server.write_text(REGISTERING_SERVER.replace("tools=[search]", "tools=[]"))
+    changed = types.FileEvent(uri=server.as_uri(), type=types.FileChangeType.Changed)
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[changed]))
+    assert await published_until(client, tools.as_uri(), lambda codes: codes == []) == []
+
+
 def test_unfixable_rules_get_no_quick_fix(tmp_path: Path) -> None:
     # `unfixable` as for `toolret check --fix`: still reported, no fix offered.
     from lint_rules.lsp import ToolretLanguageServer
