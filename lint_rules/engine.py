@@ -328,6 +328,8 @@ def describe_tool_functions(
         module = parse_module(source, path)
     except Exception:  # reported by the check (TRV001/TRV002)
         return reports
+    if project is not None:
+        project.attach(module)  # what the check would know of the other modules
     for framework in signalled:
         try:
             reports.extend(framework.describe(module, project))

@@ -467,7 +467,7 @@ def _store(
 
 # ------------------------------------------------------------- project index
 
-_INDEXED = ("openai_agents", "openai_chat", "mcp")
+_INDEXED = ("openai_agents", "openai_chat", "mcp", "pydantic_ai")
 """The frameworks whose rules use the project index (agents; Chat Completions registries;
 MCP servers imported from another module)."""
 

@@ -297,8 +297,8 @@ def test_the_index_answers_the_origin_of_an_imported_name(tmp_path: Path) -> Non
     assert index.mcp_server(tool_file, "pkg.server.other") is None
     assert index.mcp_server(str(tmp_path / "pkg" / "server.py"), "pkg.server.mcp") is None
     assert index.has_cross_facts
-    assert index.view(tool_file)[-1] == '[["pkg.server.mcp", "official"]]'
-    assert index.view(str(tmp_path / "pkg" / "server.py"))[-1] == ""
+    assert index.view(tool_file)[4] == '[["pkg.server.mcp", "official"]]'
+    assert index.view(str(tmp_path / "pkg" / "server.py"))[4] == ""
 
 
 def test_update_follows_the_server_file(tmp_path: Path) -> None:

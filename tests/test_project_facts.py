@@ -729,3 +729,48 @@ def test_a_chat_loop_whose_client_comes_from_another_module(tmp_path: Path) -> N
     found = check([tmp_path])
     assert found and all(f[0] == "loop.py" for f in found)
     assert flake8_style(tmp_path / "app" / "loop.py") == []
+
+
+# ----------------------------------- Pydantic AI tools listed by an agent of another module
+
+
+PYDANTIC_AGENT = """\
+from pydantic_ai import Agent, Tool
+
+from app.tools.unified import query_income
+
+
+def get_agent(model: str) -> Agent:
+    from app.tools.search import search_transactions
+
+    return Agent(model, tools=[search_transactions, Tool(query_income, takes_ctx=False)])
+"""
+PYDANTIC_SEARCH = (
+    "class Row:\n    pass\n\n\ndef search_transactions(query: str) -> Row:\n    return Row()\n"
+)
+PYDANTIC_UNIFIED = (
+    "from pydantic_ai import RunContext\n\n\n"
+    "def query_income(ctx: RunContext[None], month: str) -> str:\n    return month\n"
+)
+
+
+def test_pydantic_ai_tools_listed_by_an_agent_of_another_module(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/tools/__init__.py": "",
+            "app/agent.py": PYDANTIC_AGENT,
+            "app/tools/search.py": PYDANTIC_SEARCH,
+            "app/tools/unified.py": PYDANTIC_UNIFIED,
+        },
+    )
+    # ``search.py`` imports nothing of pydantic_ai: it is checked because agent.py lists it.
+    expected = [("search.py", 6, "TRV803"), ("unified.py", 4, "TRV801")]
+    assert check([tmp_path]) == expected
+    assert check([tmp_path / "app" / "tools" / "search.py"]) == expected[:1]
+    assert flake8_style(tmp_path / "app" / "tools" / "search.py") == []
+    cache_dir = tmp_path / ".cache"
+    assert check([tmp_path], ResultCache(cache_dir)) == expected
+    (tmp_path / "app" / "agent.py").write_text(PYDANTIC_AGENT.replace("search_transactions, ", ""))
+    assert check([tmp_path], ResultCache(cache_dir)) == expected[1:]

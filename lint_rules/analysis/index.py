@@ -150,7 +150,20 @@ def wants_full_facts(data: bytes) -> bool:
 
 def wants_facts(data: bytes) -> bool:
     """Whether a file's bytes can hold a cross-file fact of any family."""
-    return wants_full_facts(data) or wants_chat_facts(data) or wants_mcp_facts(data)
+    return (
+        wants_full_facts(data)
+        or wants_chat_facts(data)
+        or wants_mcp_facts(data)
+        or wants_pydantic_facts(data)
+    )
+
+
+def wants_pydantic_facts(data: bytes) -> bool:
+    """Whether a file can register a function of another module as a Pydantic AI tool
+    (the family's byte signal)."""
+    from lint_rules import prefilter
+
+    return prefilter.has_signal("pydantic_ai", data, "")
 
 
 def wants_chat_facts(data: bytes) -> bool:
@@ -246,8 +259,9 @@ class _Derived:
     """``(framework key, file)``."""
     mcp_servers: dict[str, str] = field(default_factory=dict)
     """Imported name (qualified) → origin of the MCP server it refers to."""
-    mcp_tools: list[tuple[tuple[str, str], str]] = field(default_factory=list)
-    """``((file, function), origin)``: a function of another file registered as a tool."""
+    registered: list[tuple[str, tuple[str, str], Any]] = field(default_factory=list)
+    """``(family, (file, function), value)``: a function of another file registered as a
+    tool (MCP: the server's origin; Pydantic AI: how it is registered)."""
     read: set[str] = field(default_factory=set)
     probed: set[str] = field(default_factory=set)
 
@@ -290,9 +304,10 @@ class ProjectIndex:
     """``file`` → imported name (qualified) it registers tools on → the origin value of
     the MCP server that name is bound to in another file (``official``, ``fastmcp``,
     ``lowlevel``)."""
-    mcp_tools: dict[str, dict[str, str]] = field(default_factory=dict)
-    """``file`` → its functions that other files register as MCP tools → the origin value
-    of the server (a function registered on servers of different origins is left out)."""
+    registered: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """family → ``file`` → its functions that other files register as the family's tools →
+    what the registration says (MCP: the server's origin value; Pydantic AI: the context
+    and how); a function registered in two different ways is left out."""
     extract: Extractor | None = field(default=None, repr=False, compare=False)
     extracted: dict[str, ModuleFacts] = field(default_factory=dict, repr=False, compare=False)
     """Files a fact named and ``facts_of`` parsed: the runner caches their facts too."""
@@ -322,7 +337,7 @@ class ProjectIndex:
             or self.chat_registry_keys
             or self.named
             or self.mcp_servers
-            or self.mcp_tools
+            or self.registered
         )
 
     def uses_in(self, path: str) -> dict[str, list[AgentUse]]:
@@ -365,16 +380,26 @@ class ProjectIndex:
         (re-exports followed); ``None`` if not known."""
         return self.mcp_servers.get(path, {}).get(qualified)
 
+    def registered_in(self, path: str, family: str) -> dict[str, Any]:
+        """``path``'s functions that other modules register as tools of ``family`` → what
+        the registration says."""
+        return self.registered.get(family, {}).get(path, {})
+
     def mcp_tools_in(self, path: str) -> dict[str, str]:
         """``path``'s functions that other modules register as MCP tools → origin value."""
-        return self.mcp_tools.get(path, {})
+        return self.registered_in(path, "mcp")
+
+    def registered_digest(self, path: str, family: str) -> str:
+        """What of the registrations of other files ``path``'s results depend on."""
+        found = self.registered_in(path, family)
+        return json.dumps(sorted(found.items())) if found else ""
 
     def mcp_digest(self, path: str) -> str:
         """What of the MCP facts ``path``'s results can depend on ("" if nothing): the
         origins of the servers of other files it registers tools on, and its functions
         that other files register."""
         found = self.mcp_servers.get(path)
-        tools = self.mcp_tools.get(path)
+        tools = self.mcp_tools_in(path)
         if not found and not tools:
             return ""
         servers = json.dumps(sorted((found or {}).items()))
@@ -388,16 +413,17 @@ class ProjectIndex:
         """Function name → loops of other files that dispatch to it."""
         return {name: uses for (file, name), uses in self.chat_functions.items() if file == path}
 
-    def view(self, path: str) -> tuple[str, str, bool, bool, str]:
+    def view(self, path: str) -> tuple[str, str, bool, bool, str, str]:
         """Everything of the index that checking ``path`` can read (``digest``,
-        ``chat_digest``, whether a fact of another file names it, ``mcp_digest``): equal
-        views, equal results."""
+        ``chat_digest``, whether a fact of another file names it, ``mcp_digest``, the
+        Pydantic AI registrations of other files): equal views, equal results."""
         return (
             self.digest(path),
             self.chat_digest(path),
             self.names_file("openai_agents", path),
             self.names_file("openai_chat", path),
             self.mcp_digest(path),
+            self.registered_digest(path, "pydantic_ai"),
         )
 
     # -- building
@@ -484,12 +510,14 @@ class ProjectIndex:
         agents = facts.get("agents") or {}
         chat = facts.get("chat") or {}
         mcp = facts.get("mcp") or {}
+        pydantic = facts.get("pydantic_ai") or {}
         if not (
             agents.get("type_refs")
             or agents.get("uses")
             or chat.get("uses")
             or mcp.get("uses")
             or mcp.get("registers")
+            or pydantic.get("registers")
         ):
             return
         derived = self._recording = _Derived()
@@ -500,6 +528,8 @@ class ProjectIndex:
                 self._derive_chat(path, chat, derived)
             if mcp.get("uses") or mcp.get("registers"):
                 self._derive_mcp(path, mcp, derived)
+            for function, value in pydantic.get("registers", ()):
+                self._derive_registered(path, "pydantic_ai", function, value, derived)
         finally:
             self._recording = None
         self._derived[path] = derived
@@ -541,7 +571,8 @@ class ProjectIndex:
         signatures: dict[str, dict[str, list[Any]]] = {}
         registry_keys: dict[str, dict[str, list[Any]]] = {}
         mcp_servers: dict[str, dict[str, str]] = {}
-        mcp_tools: dict[str, dict[str, str | None]] = {}
+        registered: dict[str, dict[str, dict[str, Any]]] = {}
+        conflicting: set[tuple[str, str, str]] = set()
         contributions = [(path, self._derived[path]) for path in sorted(self._derived)]
         for path, derived in contributions:
             if derived.types:
@@ -565,17 +596,19 @@ class ProjectIndex:
                 signatures.setdefault(owner, {})[local] = signature
             if derived.mcp_servers:
                 mcp_servers[path] = derived.mcp_servers
-            for (file, function), origin in derived.mcp_tools:
-                known = mcp_tools.setdefault(file, {})
-                known[function] = origin if known.get(function, origin) == origin else None
+            for family, (file, function), value in derived.registered:
+                known = registered.setdefault(family, {}).setdefault(file, {})
+                if known.setdefault(function, value) != value:
+                    conflicting.add((family, file, function))
         self.uses, self.types, self.named = uses, types, named
         self.chat_registries, self.chat_functions = registries, functions
         self.chat_signatures, self.chat_registry_keys = signatures, registry_keys
         self.mcp_servers = mcp_servers
-        self.mcp_tools = {
-            file: kept
-            for file, functions in mcp_tools.items()
-            if (kept := {f: o for f, o in functions.items() if o is not None})
+        for family, file, function in conflicting:
+            del registered[family][file][function]
+        self.registered = {
+            family: {file: functions for file, functions in files.items() if functions}
+            for family, files in registered.items()
         }
 
     def _derive_agents(self, path: str, agents: Mapping[str, Any], derived: _Derived) -> None:
@@ -649,11 +682,21 @@ class ProjectIndex:
                     continue
             else:
                 origin = server
-            target = self._resolve(path, function, "functions", family="mcp")
-            if target is None or target[0] == path:
-                continue
-            derived.mcp_tools.append((target, origin))
-            derived.named.append(("mcp", target[0]))
+            self._derive_registered(path, "mcp", function, origin, derived)
+
+    def _derive_registered(
+        self, path: str, family: str, function: Any, value: Any, derived: _Derived
+    ) -> None:
+        """A registration of an imported function as a ``family`` tool: the function's file
+        and name (re-exports followed; every module's ``functions`` and ``imports`` are in
+        its MCP facts), the file named for the family."""
+        if not isinstance(function, str):
+            return
+        target = self._resolve(path, function, "functions", family="mcp")
+        if target is None or target[0] == path:
+            return
+        derived.registered.append((family, target, value))
+        derived.named.append((family, target[0]))
 
     def _mcp_origin(self, path: str, qualified: str) -> str | None:
         """The origin value of the server an imported name of ``path`` is bound to."""

@@ -386,6 +386,10 @@ class Project:
             indexed = self.index.mcp_digest(path)
             if indexed:
                 parts.extend(["mcp", indexed])
+        if "pydantic_ai" in keys and self.index is not None:
+            indexed = self.index.registered_digest(path, "pydantic_ai")
+            if indexed:
+                parts.extend(["pydantic_ai", indexed])
         if not parts:
             return ""
         payload = "\n".join(parts)

@@ -42,6 +42,7 @@ def extract_parsed(
     from lint_rules.frameworks.mcp.facts import extract_module as mcp_facts
     from lint_rules.frameworks.openai_agents.facts import extract_module as agents_facts
     from lint_rules.frameworks.openai_chat.facts import extract_module as chat_facts
+    from lint_rules.frameworks.pydantic_ai.facts import extract_module as pydantic_facts
 
     try:
         return ModuleFacts(
@@ -49,6 +50,7 @@ def extract_parsed(
                 "agents": agents_facts(module, data, project),
                 "chat": chat_facts(module, data),
                 "mcp": mcp_facts(module, data),
+                "pydantic_ai": pydantic_facts(module, data),
             }
         )
     except RecursionError:

@@ -28,6 +28,7 @@ forces it in 2.x: only what is wrong in both versions is reported for it.
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -181,22 +182,36 @@ class PydanticAiFile(NameResolver[Owner]):
         for call in find_indexed(self.module.tree, cst.Call, nested=True):
             assert isinstance(call, cst.Call)
             found.extend(self._registered_by_call(call))
+        index_ = self.project.index if self.project is not None else None
+        lookup = getattr(index_, "registered_in", None)
+        elsewhere = lookup(self.module.path, "pydantic_ai") if lookup is not None else {}
+        for name, (ctx, how) in sorted(elsewhere.items()):
+            function = self.module.functions.get(name)
+            if function is not None and name not in self.module.shadowed:
+                found.append(PydanticTool(function, Ctx[ctx], how, function.name))
         index = self.module.index
         found.sort(key=lambda t: index.span(t.node)[0])
         return found
 
     def _registered_by_call(self, call: cst.Call) -> Iterator[PydanticTool]:
-        func = call.func
         where = self.function_of(call)
+        for target, ctx, how, node in self._call_registrations(call, where):
+            function = self.function_named(where, target.value)
+            if function is not None:
+                yield PydanticTool(function, ctx, how, node)
+
+    def _call_registrations(
+        self, call: cst.Call, where: cst.FunctionDef | None
+    ) -> Iterator[tuple[cst.Name, Ctx, str, cst.CSTNode]]:
+        """``(the name registered, its context, how, the registering node)`` of one call."""
+        func = call.func
         # Tool(fn, takes_ctx=...)
         if self.module.qualified_name(func) in TOOL_CLASSES:
             target = _argument(call, 0, "function")
             if isinstance(target, cst.Name):
-                function = self.function_named(where, target.value)
-                if function is not None:
-                    ctx = _takes_ctx(call)
-                    how = "`Tool(...)`" if ctx is Ctx.INFERRED else f"`Tool(..., {_KWARG[ctx]})`"
-                    yield PydanticTool(function, ctx, how, call)
+                ctx = _takes_ctx(call)
+                how = "`Tool(...)`" if ctx is Ctx.INFERRED else f"`Tool(..., {_KWARG[ctx]})`"
+                yield target, ctx, how, call
             return
         owner = self.kind_of_class(func.value if isinstance(func, cst.Subscript) else func)
         if owner is not None:
@@ -207,10 +222,8 @@ class PydanticAiFile(NameResolver[Owner]):
                 return
             for element in sequence.elements:
                 if isinstance(element.value, cst.Name):
-                    function = self.function_named(where, element.value.value)
-                    if function is not None:
-                        how = f"`{owner.value}(tools=[...])`"
-                        yield PydanticTool(function, Ctx.INFERRED, how, element.value)
+                    how = f"`{owner.value}(tools=[...])`"
+                    yield element.value, Ctx.INFERRED, how, element.value
             return
         # owner.tool(fn) / owner.tool_plain(fn) / toolset.add_function(fn, ...)
         if not isinstance(func, cst.Attribute):
@@ -224,18 +237,44 @@ class PydanticAiFile(NameResolver[Owner]):
         owner = self.kind_in(where, func.value)
         if owner is None or (method == "add_function" and owner is not Owner.TOOLSET):
             return
-        function = self.function_named(where, target.value)
-        if function is None:
-            return
         if method == "add_function":
-            yield PydanticTool(function, _takes_ctx(call), "`FunctionToolset.add_function`", call)
+            yield target, _takes_ctx(call), "`FunctionToolset.add_function`", call
         else:
-            yield PydanticTool(function, _decorated_ctx(owner, method), _how(owner, method), call)
+            yield target, _decorated_ctx(owner, method), _how(owner, method), call
+
+    def imported_registrations(self) -> list[tuple[str, list[str]]]:
+        """For the project index: ``(function, [context, how])`` of each registration of a
+        function this module imports (``Agent(tools=[search])`` after ``from .tools import
+        search``, also inside the factory that imports it), ``function`` qualified as the
+        imports spell it — the module-level ones, or the function's own imports."""
+        found: list[tuple[str, list[str]]] = []
+        for call in find_indexed(self.module.tree, cst.Call, nested=True):
+            assert isinstance(call, cst.Call)
+            where = self.function_of(call)
+            for target, ctx, how, node in self._call_registrations(call, where):
+                qualified = self._imported(where, target.value)
+                if qualified is not None:
+                    line = self.module.range_of(node).start.line
+                    where_text = f"{os.path.basename(self.module.path)}:{line}"
+                    found.append((qualified, [ctx.name, f"{how} in {where_text}"]))
+        return found
+
+    def _imported(self, where: cst.FunctionDef | None, name: str) -> str | None:
+        """The qualified name ``name`` is imported as where it is used: by an import of a
+        function around ``where`` (a factory's local ``from .tools import search``), else
+        of the module; ``None`` when it is bound some other way."""
+        for scope in self.enclosing_functions(where):
+            binding = self.local_binding(scope, name)
+            if binding is not None:
+                return _local_import(scope, name) if binding[0] == "other" else None
+        if name in self.module.shadowed:
+            return None
+        return self.module.imports.get(name)
 
     def registered(self, tool: PydanticTool) -> str:
         """How a tool is registered, with the line of a registering call (a decorator is on
-        the function)."""
-        if isinstance(tool.node, cst.Decorator):
+        the function; a registration of another module names its file and line)."""
+        if isinstance(tool.node, cst.Decorator) or tool.node is tool.function.name:
             return tool.how
         return f"{tool.how} on line {self.module.range_of(tool.node).start.line}"
 
@@ -366,7 +405,37 @@ def _takes_ctx(call: cst.Call) -> Ctx:
 
 def recognise(module: ParsedModule, project: Project | None = None) -> PydanticAiFile:
     """The module's Pydantic AI facts, kept on the module for the rules of one parse."""
-    return module.remembered(_MEMO, (), lambda: PydanticAiFile(module, project=project))
+    if project is not None and project.index is not None:
+        return module.remembered(
+            _MEMO, (project, project.index), lambda: PydanticAiFile(module, project=project)
+        )
+    return module.remembered(_MEMO, (), lambda: PydanticAiFile(module))
 
 
 _MEMO = "pydantic_ai.recognise"
+
+
+def _local_import(function: cst.FunctionDef, name: str) -> str | None:
+    """The qualified name a function's own ``from m import name`` (or ``import m as
+    name``) binds, when that is its only binding of ``name``."""
+    found: list[str] = []
+    for node in find_indexed(function.body, cst.ImportFrom, cst.Import):
+        if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            base = "." * len(node.relative) + (_dotted(node.module) if node.module else "")
+            for alias in node.names:
+                local = alias.asname.name if alias.asname is not None else alias.name
+                if isinstance(local, cst.Name) and local.value == name:
+                    sep = "" if base.endswith(".") or not base else "."
+                    found.append(f"{base}{sep}{_dotted(alias.name)}")
+        elif isinstance(node, cst.Import):
+            for alias in node.names:
+                asname = alias.asname.name if alias.asname is not None else None
+                if isinstance(asname, cst.Name) and asname.value == name:
+                    found.append(_dotted(alias.name))
+    return found[0] if len(found) == 1 else None
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return node.value if isinstance(node, cst.Name) else ""
