@@ -3,7 +3,7 @@
 Production code keeps a tool's collaborators in other modules: the error
 helper that raises (``raise_tool_error(e)`` in ``errors.py``), the helper whose
 value a tool returns (``return format_price(p)``), the exception class a tool
-returns by mistake. Each module contributes a :class:`ModuleSummary` derived
+returns by mistake. Each module contributes a summary (:func:`summarise`) derived
 from that module alone, with CPython's ``ast`` (never LibCST):
 
 * per top-level function and per method: whether it never returns, as a small
@@ -13,14 +13,16 @@ from that module alone, with CPython's ``ast`` (never LibCST):
   annotation (or its agreed literal return sites) promises;
 * per class: its methods, its bases (to look a method up and to know an
   exception class);
-* the module's imports and the names it binds otherwise.
+* the module's imports, its module-level names bound once to a call (``agent =
+  Agent(...)``), and the names it binds otherwise.
 
 A :class:`SummaryStore` reads a summary when a rule first asks about a module
 (lazily: a module nobody asks about is never read), resolves names through
 ``import`` / ``from … import`` — absolute and relative, ``__init__``
-re-exports and alias chains, the importer's directory, the project root and
-its ``src/`` — never by a bare name, and evaluates the formulas to a fixed
-point across modules (a cycle is *unknown*). Every answer is three-valued:
+re-exports and alias chains, the importer's directory, the directory above the
+package it is in, the project root and its ``src/`` — never by a bare name,
+and evaluates the formulas to a fixed point across modules (a cycle is
+*unknown*). Every answer is three-valued:
 ``True``, ``False`` or ``None`` (not certain: the rule stays silent).
 
 The store records, per checked file, every file it read or looked for while
@@ -34,6 +36,7 @@ from __future__ import annotations
 import ast
 import builtins
 import os
+import stat
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -793,14 +796,6 @@ class SummaryStore:
         )
         return found
 
-    def function(self, path: str, name: str) -> Function | None:
-        """A top-level function of ``path`` by name (``None``: not one, or unknown)."""
-        summary = self.summary(path)
-        if summary is None:
-            return None
-        facts = summary["functions"].get(name)
-        return None if facts is None else Function(path, name, None, facts)
-
     def return_kind(self, function: Function) -> str | None:
         """The kind a call of ``function`` returns (``str``, ``int``, ``dict``, …,
         ``none``), from its annotation when it names a builtin of its module (or a
@@ -1209,8 +1204,6 @@ def _stamp(path: str) -> Stamp:
         status = os.stat(path)
     except (OSError, ValueError):
         return None
-    import stat
-
     if not stat.S_ISREG(status.st_mode):
         return None
     return (status.st_size, status.st_mtime_ns, status.st_ino)
