@@ -774,3 +774,25 @@ def test_pydantic_ai_tools_listed_by_an_agent_of_another_module(tmp_path: Path) 
     assert check([tmp_path], ResultCache(cache_dir)) == expected
     (tmp_path / "app" / "agent.py").write_text(PYDANTIC_AGENT.replace("search_transactions, ", ""))
     assert check([tmp_path], ResultCache(cache_dir)) == expected[1:]
+
+
+def test_a_tool_with_its_own_output_schema_is_not_judged_by_its_annotation(
+    tmp_path: Path,
+) -> None:
+    text = """\
+    from mcp.server.fastmcp import FastMCP
+
+    mcp = FastMCP("x")
+
+
+    @mcp.tool(structured_output=False)
+    def search(q: str) -> str:
+        return {"q": q}
+
+
+    @mcp.tool()
+    def lookup(q: str) -> str:
+        return {"q": q}
+    """
+    write(tmp_path, {"server.py": text})
+    assert check([tmp_path]) == [("server.py", 13, "TRV602")]

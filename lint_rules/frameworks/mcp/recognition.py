@@ -102,6 +102,9 @@ class McpTool:
     origin: Origin
     decorator: cst.Decorator | None
     """The ``@server.tool...`` decorator (``None``: registered by a call)."""
+    own_schema: bool = False
+    """Registered with an output schema of its own (``structured_output=``,
+    ``output_schema=``): the annotation does not decide what the client validates."""
 
     @property
     def name(self) -> str:
@@ -239,17 +242,21 @@ class McpFile(NameResolver[Origin]):
         found: dict[int, McpTool] = {}
         for registration in self.registrations:
             if registration.kind == "tool" and id(registration.function) not in found:
+                expr = registration.decorator.decorator
+                own = isinstance(expr, cst.Call) and _own_schema(expr)
                 found[id(registration.function)] = McpTool(
-                    registration.function, registration.origin, registration.decorator
+                    registration.function, registration.origin, registration.decorator, own
                 )
-        for target, origin, where in self.registered_by_calls:
+        for target, origin, where, own in self.registered_by_calls:
             function = self.function_named(where, target.value)
             if function is not None and id(function) not in found:
-                found[id(function)] = McpTool(function, origin, None)
+                found[id(function)] = McpTool(function, origin, None, own)
         for name, value in self._registered_elsewhere().items():
             function = self.module.functions.get(name)
             if function is not None and name not in self.module.shadowed:
-                found.setdefault(id(function), McpTool(function, Origin(value), None))
+                value_origin, _, flag = value.partition(":")
+                tool = McpTool(function, Origin(value_origin), None, own_schema=bool(flag))
+                found.setdefault(id(function), tool)
         return sorted(found.values(), key=lambda t: self._position(t.function))
 
     def _registered_elsewhere(self) -> dict[str, str]:
@@ -265,21 +272,23 @@ class McpFile(NameResolver[Origin]):
         return self.module.index.span(node)[0]
 
     @cached_property
-    def registered_by_calls(self) -> list[tuple[cst.Name, Origin, cst.FunctionDef | None]]:
+    def registered_by_calls(
+        self,
+    ) -> list[tuple[cst.Name, Origin, cst.FunctionDef | None, bool]]:
         """The names registered as tools by calls, with their server's origin and the
         function the call is in: ``server.add_tool(fn)``, ``server.add_tool(Tool.
         from_function(fn))``, ``server.tool(...)(fn)`` and ``FastMCP(..., tools=[fn,
         Tool.from_function(fn)])`` (a bare function only where the package takes one:
-        standalone ``fastmcp``). A registration that brings its own output schema
-        (``structured_output=``, ``output_schema=``) is not one the annotation decides."""
-        found: list[tuple[cst.Name, Origin, cst.FunctionDef | None]] = []
-        for target, owner, where in self._call_registrations():
+        standalone ``fastmcp``), and whether it brings its own output schema
+        (``structured_output=``, ``output_schema=``: the annotation does not decide)."""
+        found: list[tuple[cst.Name, Origin, cst.FunctionDef | None, bool]] = []
+        for target, owner, where, own in self._call_registrations():
             origin = owner if isinstance(owner, Origin) else self.kind_in(where, owner)
             if origin is None or origin is Origin.LOWLEVEL:
                 continue
             name = self._registered_name(target, bare=self._takes_bare(owner, origin))
             if name is not None:
-                found.append((name, origin, where))
+                found.append((name, origin, where, own))
         return found
 
     def imported_registrations(self) -> list[tuple[str, str]]:
@@ -288,7 +297,7 @@ class McpFile(NameResolver[Origin]):
         ``import:<qualified>`` for an imported server; ``function`` qualified, as the
         imports spell it."""
         found: list[tuple[str, str]] = []
-        for target, owner, where in self._call_registrations():
+        for target, owner, where, own in self._call_registrations():
             origin = owner if isinstance(owner, Origin) else self.kind_in(where, owner)
             server: str | None = None
             if origin is not None:
@@ -310,7 +319,7 @@ class McpFile(NameResolver[Origin]):
                 self.local_binding(scope, name.value) is None
                 for scope in self.enclosing_functions(where)
             ):
-                found.append((server, qualified))
+                found.append((server + (":own-schema" if own else ""), qualified))
         return found
 
     @staticmethod
@@ -321,14 +330,19 @@ class McpFile(NameResolver[Origin]):
 
     def _call_registrations(
         self,
-    ) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression | Origin, cst.FunctionDef | None]]:
+    ) -> Iterator[
+        tuple[cst.BaseExpression, cst.BaseExpression | Origin, cst.FunctionDef | None, bool]
+    ]:
         for call in find_indexed(self.module.tree, cst.Call, nested=True):
             assert isinstance(call, cst.Call)
             targets = list(self._registration_targets(call))
             if targets:
                 where = self.function_of(call)
                 for target, owner in targets:
-                    yield target, owner, where
+                    own = _own_schema(call) or (
+                        isinstance(target, cst.Call) and _own_schema(target)
+                    )
+                    yield target, owner, where, own
 
     def _registration_targets(
         self, call: cst.Call
@@ -336,8 +350,6 @@ class McpFile(NameResolver[Origin]):
         """``(what is registered, the server expression or the constructed server's
         origin)`` of one call."""
         func = call.func
-        if any(arg.keyword is not None and arg.keyword.value in _OWN_SCHEMA for arg in call.args):
-            return
         first = call.args[0] if call.args else None
         positional = first is not None and first.keyword is None and not first.star
         if isinstance(func, cst.Attribute) and func.attr.value == "add_tool" and positional:
@@ -377,8 +389,6 @@ class McpFile(NameResolver[Origin]):
             and target.func.attr.value == "from_function"
             and self.module.qualified_name(target.func.value) in TOOL_CLASSES
         ):
-            return None
-        if any(a.keyword is not None and a.keyword.value in _OWN_SCHEMA for a in target.args):
             return None
         for arg in target.args:
             if arg.star:
@@ -432,6 +442,12 @@ class McpFile(NameResolver[Origin]):
 
     def inference(self, function: cst.FunctionDef) -> ShapeInference:
         return ShapeInference(self.module, function)
+
+
+def _own_schema(call: cst.Call) -> bool:
+    """A registration that gives the output schema itself (``structured_output=False``,
+    ``output_schema=None``, or any value: not the annotation's)."""
+    return any(a.keyword is not None and a.keyword.value in _OWN_SCHEMA for a in call.args)
 
 
 def recognise(module: ParsedModule, project: Project | None = None) -> McpFile:

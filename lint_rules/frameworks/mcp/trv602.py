@@ -37,8 +37,11 @@ class McpReturnContradictsAnnotation(Rule):
     annotated `NoReturn`, or raising on every path, in this module or imported
     from another module of the project — does not fall off its end; one that
     ends in a call whose target cannot be read (a parameter, a module that
-    does not parse) is not reported. A fall-through is reported at the
-    function's name, with the `except` branch it is reached through.
+    does not parse) is not reported, nor a tool registered with an output
+    schema of its own (`structured_output=False`, fastmcp's `output_schema=`;
+    verified with mcp 2.3: the result is then sent as text, not validated). A
+    fall-through is reported at the function's name, with the `except` branch it
+    is reached through.
 
     ## Why is this bad?
     The official SDK validates the tool's result against the schema built
@@ -166,6 +169,16 @@ def tool_error(error: Exception):
 """,
         ),
         Example(
+            title="`structured_output=False`: no output schema, whatever the annotation",
+            code=OFFICIAL
+            + """\
+@mcp.tool(structured_output=False)
+def order_status(order_id: str) -> str:
+    \"\"\"The status of an order, as JSON text.\"\"\"
+    return {"id": order_id, "status": "shipped"}
+""",
+        ),
+        Example(
             title="a value whose type is not known",
             code=STANDALONE
             + """\
@@ -179,6 +192,8 @@ async def order(order_id: str) -> dict:
 
     def check(self, context: McpFile, settings: Settings) -> Iterator[Finding]:
         for tool in context.tools:
+            if tool.own_schema:
+                continue  # ``structured_output=``/``output_schema=``: not the annotation's
             promised = contract(context.module, tool.function)
             if promised is None or not promised.has_schema(tool.origin):
                 continue
