@@ -557,6 +557,18 @@ async def test_a_saved_file_without_facts_of_its_own_updates_the_index(
         assert "TRV312" in codes  # main.py's other agent: unchanged
 
 
+def package(root: Path, modules: dict[str, str]) -> list[Path]:
+    """A project at ``root`` with a package ``pkg`` of these modules; their paths."""
+    (root / "pyproject.toml").write_text("")
+    (root / "pkg").mkdir()
+    paths = []
+    for name, text in modules.items():
+        path = root / "pkg" / name
+        path.write_text(text)
+        paths.append(path)
+    return paths
+
+
 HELPERS = """\
 class ToolError(Exception):
     pass
@@ -589,11 +601,7 @@ async def test_an_edit_to_an_imported_helper_rechecks_the_tool_module(
     # ``fail`` always raises, so ``lookup`` never falls off its end. Edited (unsaved) to
     # return, the open tool module is checked again: TRV602; closed, the disk counts.
     client = push_client
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "pkg").mkdir()
-    errors, tool = tmp_path / "pkg" / "errors.py", tmp_path / "pkg" / "server.py"
-    errors.write_text(HELPERS)
-    tool.write_text(TOOL)
+    errors, tool = package(tmp_path, {"errors.py": HELPERS, "server.py": TOOL})
     open_document(client, tool.as_uri(), TOOL)
     assert await published(client, tool.as_uri()) == []
     open_document(client, errors.as_uri(), HELPERS)
@@ -637,11 +645,9 @@ async def test_a_registration_in_another_module_makes_and_unmakes_a_tool(
     # ``tools.py`` imports nothing of MCP: its function is a tool because ``server.py``
     # registers it (the workspace index). The server changes on disk: re-checked.
     client = push_client
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "pkg").mkdir()
-    server, tools = tmp_path / "pkg" / "server.py", tmp_path / "pkg" / "tools.py"
-    server.write_text(REGISTERING_SERVER)
-    tools.write_text(REGISTERED_TOOLS)
+    server, tools = package(
+        tmp_path, {"server.py": REGISTERING_SERVER, "tools.py": REGISTERED_TOOLS}
+    )
     folder = types.WorkspaceFolder(uri=tmp_path.as_uri(), name="registering")
     client.workspace_did_change_workspace_folders(
         types.DidChangeWorkspaceFoldersParams(
