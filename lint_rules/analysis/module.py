@@ -194,6 +194,10 @@ class ParsedModule:
         found = self._positions.get(node)
         if found is not None:
             return found
+        if self._index is not None:
+            original = self._index.original(node)
+            if original is not node:  # a stand-in (``analysis.displays``)
+                return self.range_of(original)
         located = self._locate(node)
         if located is None:
             self._positions.update(deep_if_needed(_module_positions, self.tree))

@@ -337,6 +337,32 @@ class TreeIndex:
         # object can share its id, and ``id`` is cheaper than ``CSTNode.__hash__``.
         self._position = dict(zip(map(id, self._order), range(len(self._order)), strict=True))
         self._matching: dict[tuple[type[cst.CSTNode], ...], list[type[cst.CSTNode]]] = {}
+        self._originals: dict[int, cst.CSTNode] = {}
+        self._displays: dict[int, cst.CSTNode] = {}
+        self._stand_ins: list[cst.CSTNode] = []  # keeps them alive: ids stay unique
+
+    # -- stand-ins (``analysis.displays``)
+
+    def stand_in(self, node: cst.CSTNode, original: cst.CSTNode) -> None:
+        """Answer for ``node`` (made by an analysis, not parsed) as for ``original``, a
+        node of this tree (or another stand-in): same span, same enclosing scope."""
+        original = self.original(original)
+        self._stand_ins.append(node)
+        self._originals[id(node)] = original
+        self._position[id(node)] = self._position[id(original)]
+
+    def original(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The parsed node a stand-in answers for (``node`` itself when it is parsed)."""
+        return self._originals.get(id(node), node)
+
+    def add_display(self, call: cst.CSTNode, display: cst.CSTNode) -> None:
+        """``display`` (a stand-in) is what ``call`` makes: ``find(..., displays=True)``
+        yields it where the call is."""
+        self._displays[id(call)] = display
+
+    def display_of(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The display a call stands for, else ``node``."""
+        return self._displays.get(id(node), node)
 
     def _index(self, root: cst.CSTNode) -> None:
         """Number the nodes in pre-order (a loop, not recursion: trees can be deep).
@@ -451,16 +477,39 @@ class TreeIndex:
         return found
 
     def find(
-        self, node: cst.CSTNode, types: tuple[type[cst.CSTNode], ...], *, nested: bool
+        self,
+        node: cst.CSTNode,
+        types: tuple[type[cst.CSTNode], ...],
+        *,
+        nested: bool,
+        displays: bool = False,
     ) -> list[cst.CSTNode]:
-        """``walk.find(node, *types, nested=nested)``, answered from the index."""
+        """``walk.find(node, *types, nested=nested)``, answered from the index; with
+        ``displays``, a search for ``cst.Dict`` also yields the display stand-in of each
+        call found (``add_display``), just before the call's own place."""
         start = self._position[id(node)]
-        found = self._positions(self._kinds(types), start, self._end[start])
+        with_displays = displays and bool(self._displays) and cst.Dict in types
+        kinds = self._kinds(types)
+        if with_displays and cst.Call not in kinds and cst.Call in self._types:
+            kinds = [*kinds, cst.Call]
+        found = self._positions(kinds, start, self._end[start])
         if not nested:
             scope_of = self._scope_of
             found = [i for i in found if scope_of[i] <= start or i == start]
         order = self._order
-        return [order[i] for i in found]
+        if not with_displays:
+            return [order[i] for i in found]
+        wanted = _matcher(types)
+        made = self._displays
+        result: list[cst.CSTNode] = []
+        for i in found:
+            current = order[i]
+            display = made.get(id(current))
+            if display is not None:
+                result.append(display)
+            if wanted(current.__class__):
+                result.append(current)
+        return result
 
     def enclosing_scope(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The nearest function, class or lambda strictly above ``node`` (``None``: none)."""
@@ -535,8 +584,16 @@ def _index_holding(node: cst.CSTNode) -> TreeIndex | None:
     return None
 
 
+def display_of(node: cst.CSTNode) -> cst.CSTNode:
+    """The display stand-in of a call (``analysis.displays``), else ``node``."""
+    if not isinstance(node, cst.Call):
+        return node
+    index = _index_holding(node)
+    return node if index is None else index.display_of(node)
+
+
 def find_indexed(
-    node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = True
+    node: cst.CSTNode, *types: type[cst.CSTNode], nested: bool = True, displays: bool = False
 ) -> list[cst.CSTNode]:
     """``find`` for code that queries many subtrees of one tree: answered from the index
     of the tree that holds ``node`` (``tree_index``), or from a new index of ``node``'s
@@ -544,4 +601,4 @@ def find_indexed(
     index = _index_holding(node)
     if index is None:
         index = tree_index(node)
-    return index.find(node, types, nested=nested)
+    return index.find(node, types, nested=nested, displays=displays)

@@ -18,7 +18,9 @@ from lint_rules.analysis.bindings import local_bindings
 from lint_rules.analysis.literals import string_value as literal_string
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.returns import dotted_name
-from lint_rules.analysis.walk import find_indexed
+from lint_rules.analysis.walk import TreeIndex, display_of, find_indexed
+from lint_rules.model import Applicability
+from lint_rules.rules import EditSpec, FixSpec, replace_string_literal
 
 
 class LoopFile(Protocol):
@@ -84,12 +86,38 @@ def dict_entry(node: cst.Dict, key: str) -> cst.DictElement | None:
     return None
 
 
+def as_display(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The dict display a typed message constructor, ``dict(...)`` or helper call makes
+    (``analysis.displays``), else ``node`` itself."""
+    found = display_of(node)
+    assert isinstance(found, cst.BaseExpression)
+    return found
+
+
 def literal_entry(node: cst.CSTNode, key: str) -> str | None:
     """The string literal a dict display holds under ``key`` (``"role"``, ``"type"``)."""
+    if isinstance(node, cst.Call):
+        node = display_of(node)
     if not isinstance(node, cst.Dict):
         return None
     entry = dict_entry(node, key)
     return string_value(entry.value) if entry is not None else None
+
+
+def rename_key(
+    module: ParsedModule, key: cst.BaseExpression, new: str, title: str
+) -> FixSpec | None:
+    """Rename a message's key: the string literal of a display, or the keyword argument
+    a typed constructor's display stands in for (``tool_call_id=`` → ``tool_use_id=``);
+    nothing for a key a helper's display got from the helper."""
+    original = module.index.original(key)
+    if original is key:
+        return replace_string_literal(key, new, title)
+    if isinstance(original, cst.Name) and new.isidentifier():
+        return FixSpec(
+            title=title, applicability=Applicability.UNSAFE, edits=(EditSpec(original, new),)
+        )
+    return None
 
 
 def has_spread(node: cst.Dict) -> bool:
@@ -112,11 +140,13 @@ def collect(
 ) -> list[cst.CSTNode]:
     """Every node of ``types`` inside ``node`` (``node`` itself included); unless
     ``nested``, nested functions, classes and lambdas are not entered (``node`` is).
+    A search for ``cst.Dict`` also finds the displays that typed message constructors
+    make (``analysis.displays``), where their calls are.
 
     The rules ask about many subtrees of one module (every dispatch site looks
     at the whole module): ``find_indexed`` answers from an index of the tree.
     """
-    return find_indexed(node, *types, nested=nested)
+    return find_indexed(node, *types, nested=nested, displays=True)
 
 
 # ------------------------------------------------------------------ per function
@@ -143,8 +173,8 @@ class Scope:
             elif isinstance(found, (cst.AugAssign, cst.For)):
                 self._bind(found.target, None, found)
         for found in collect(self.node, cst.NamedExpr, cst.WithItem, cst.CompFor):
-            if isinstance(found, cst.NamedExpr):
-                self._bind(found.target, None, found)
+            if isinstance(found, cst.NamedExpr):  # `assert (calls := message.tool_calls)`
+                self._bind(found.target, found.value, found)
             elif isinstance(found, cst.WithItem) and found.asname is not None:
                 self._bind(found.asname.name, None, found)
 
@@ -196,7 +226,8 @@ class Scope:
         values = self.assignments.get(name)
         if values is None or len(values) != 1:
             return None
-        return values[0]
+        value = values[0]
+        return as_display(value) if isinstance(value, cst.Call) else value
 
     def canonical(self, node: cst.BaseExpression, depth: int = 0) -> str:
         """Source text with once-assigned local aliases replaced by their value."""
@@ -222,7 +253,7 @@ def appended_value(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpressi
         and not call.args[0].star
         and call.args[0].keyword is None
     ):
-        return func.value, call.args[0].value
+        return func.value, as_display(call.args[0].value)
     return None
 
 
@@ -235,9 +266,9 @@ def sent_values(call: cst.Call) -> list[cst.BaseExpression]:
         return []
     method, args = func.attr.value, call.args
     if method == "append" and len(args) == 1:
-        return [args[0].value]
+        return [as_display(args[0].value)]
     if method == "insert" and len(args) == 2:
-        return [args[1].value]
+        return [as_display(args[1].value)]
     if method == "extend" and len(args) == 1:
         return display_elements(args[0].value)
     return []
@@ -247,7 +278,7 @@ def display_elements(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The plain (not starred) elements of a list or tuple display, also of displays
     joined by ``+`` (``messages + [message]``)."""
     if isinstance(node, (cst.List, cst.Tuple)):
-        return [e.value for e in node.elements if isinstance(e, cst.Element)]
+        return [as_display(e.value) for e in node.elements if isinstance(e, cst.Element)]
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
         return display_elements(node.left) + display_elements(node.right)
     return []
@@ -272,4 +303,93 @@ def fixed_call_id(node: cst.BaseExpression) -> cst.BaseExpression | None:
         and string_value(node.slice[0].slice.value) == "id"
     ):
         return node.value
+    return None
+
+
+def next_pick(module: ParsedModule, node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """What ``next(...)`` picks the first item of: ``X`` of ``next(b for b in X if ...)``,
+    of ``next(b.id for b in X ...)`` and ``next(b["id"] ...)`` (the first item's id),
+    of ``next(iter(X))``, the iterator itself of ``next(filter(...))``; ``None`` for a
+    generator of anything else, or a call that is not the builtin ``next``."""
+    if (
+        not isinstance(node, cst.Call)
+        or not module.is_builtin(node.func, "next")
+        or not node.args
+        or node.args[0].star
+        or node.args[0].keyword is not None
+    ):
+        return None
+    first = node.args[0].value
+    if isinstance(first, cst.Call) and module.is_builtin(first.func, "iter") and first.args:
+        return first.args[0].value
+    if not isinstance(first, cst.GeneratorExp):
+        return first  # next(filter(...)), next(blocks): the caller tells what it iterates
+    if first.for_in.inner_for_in is not None:
+        return None
+    target, element = first.for_in.target, first.elt
+    if not isinstance(target, cst.Name):
+        return None
+    owner = fixed_call_id(element) or element
+    if isinstance(owner, cst.Name) and owner.value == target.value:
+        return first.for_in.iter
+    return None
+
+
+def search_pick(scope: Scope, name: str, anchor: cst.CSTNode) -> tuple[cst.For, cst.Break] | None:
+    """The search loop a name holds the result of: every binding of ``name`` in the
+    scope is ``name = None`` or ``name = <item>`` in the body of ``for <item> in X``,
+    followed in the same block by ``break``, and ``anchor`` is after the loop — so the
+    name is one item of ``X`` (the first that matched), not each in turn."""
+    binders = scope.binders.get(name, [])
+    values = scope.assignments.get(name, [])
+    index = scope.file.module.index
+    picked: tuple[cst.For, cst.Break] | None = None
+    for binder, value in zip(binders, values, strict=True):
+        if isinstance(value, cst.Name) and value.value == "None":
+            continue
+        if picked is not None or not isinstance(value, cst.Name):
+            return None
+        loops = [
+            loop
+            for loop in collect(scope.node, cst.For)
+            if isinstance(loop, cst.For)
+            and isinstance(loop.target, cst.Name)
+            and loop.target.value == value.value
+            and _inside(index, loop.body, binder)
+        ]
+        if not loops:
+            return None
+        loop = max(loops, key=lambda n: index.span(n)[0])
+        exit_ = _break_after(loop, binder, index)
+        if exit_ is None or _inside(index, loop, anchor):
+            return None
+        picked = (loop, exit_)
+    return picked
+
+
+def _inside(index: TreeIndex, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    start, end = index.span(outer)
+    return start <= index.span(inner)[0] < end
+
+
+def _break_after(loop: cst.For, binder: cst.CSTNode, index: TreeIndex) -> cst.Break | None:
+    """The ``break`` of the block that holds ``binder``, after it (in the same line or
+    a later statement of that block), that ends ``loop`` itself."""
+    for body in collect(loop.body, cst.IndentedBlock):
+        assert isinstance(body, cst.IndentedBlock)
+        statements = list(body.body)
+        holder = next((i for i, s in enumerate(statements) if _inside(index, s, binder)), None)
+        if holder is None or not isinstance(statements[holder], cst.SimpleStatementLine):
+            continue
+        for statement in statements[holder:]:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Break):
+                    inner = [
+                        n
+                        for n in collect(loop.body, cst.For, cst.While)
+                        if _inside(index, n, small)
+                    ]
+                    return None if inner else small
     return None

@@ -28,6 +28,7 @@ from functools import cached_property
 import libcst as cst
 
 from lint_rules import prefilter
+from lint_rules.analysis.displays import prepare as prepare_displays
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.shapes import ShapeInference
@@ -39,7 +40,9 @@ from lint_rules.frameworks.tool_loops import (
     has_double_star,
     keyword,
     literal_entry,
+    next_pick,
     project_client,
+    search_pick,
     string_value,
 )
 
@@ -282,7 +285,12 @@ class AnthropicFile:
         return uses
 
     def use_of(self, node: cst.CSTNode) -> Use | None:
-        return self._uses.get(id(node))
+        found = self._uses.get(id(node))
+        if found is None:  # a display stand-in is used where its call is
+            original = self.module.index.original(node)
+            if original is not node:
+                found = self._uses.get(id(original))
+        return found
 
     def follow(self, scope: Scope, node: cst.CSTNode) -> Reach:
         """Where a value goes (see the module's docstring)."""
@@ -469,6 +477,10 @@ class AnthropicFile:
         if isinstance(value, cst.Name):
             alias = scope.value_of(value.value)
             value = alias if alias is not None else value
+        picked = next_pick(self.module, value)  # next(b.id for b in r.content if ...)
+        if picked is not None:
+            response = self.derived_from(scope, picked)
+            return Answer("fixed", response, value) if response is not None else None
         owner = fixed_call_id(value)
         if owner is None:
             return None
@@ -493,20 +505,19 @@ class AnthropicFile:
                 iterable = iterable.args[0].value
             response = self.derived_from(scope, iterable)
             return Answer("loop", response, loop) if response is not None else None
-        picked = scope.value_of(owner.value)
-        if isinstance(picked, cst.Subscript):
-            return self._fixed(scope, picked)
-        if (
-            isinstance(picked, cst.Call)
-            and self.module.is_builtin(picked.func, "next")
-            and picked.args
-            and not picked.args[0].star
-        ):
-            first = picked.args[0].value
-            if isinstance(first, cst.Call) and self.module.is_builtin(first.func, "iter"):
-                first = first.args[0].value if first.args else first
-            response = self.derived_from(scope, first)
-            return Answer("fixed", response, picked) if response is not None else None
+        chosen = scope.value_of(owner.value)
+        if isinstance(chosen, cst.Subscript):
+            return self._fixed(scope, chosen)
+        picked = next_pick(self.module, chosen) if chosen is not None else None
+        if picked is not None:
+            assert chosen is not None
+            response = self.derived_from(scope, picked)
+            return Answer("fixed", response, chosen) if response is not None else None
+        search = search_pick(scope, owner.value, anchor) if chosen is None else None
+        if search is not None:  # for b in r.content: if b.type == "tool_use": x = b; break
+            loop, exit_ = search
+            response = self.derived_from(scope, loop.iter)
+            return Answer("fixed", response, exit_) if response is not None else None
         return None
 
     @cached_property
@@ -524,6 +535,8 @@ class AnthropicFile:
                 continue
             entry = dict_entry(block, "tool_use_id")
             function = scope.node
+            if entry is not None and isinstance(function, cst.FunctionDef):
+                found.extend(self._first_of_parameter(scope, function, block, entry.value))
             if (
                 entry is None
                 or not isinstance(entry.value, cst.Name)
@@ -543,6 +556,45 @@ class AnthropicFile:
                     found.append((caller, call, block, answer))
         return found
 
+    def _first_of_parameter(
+        self, scope: Scope, function: cst.FunctionDef, block: cst.Dict, value: cst.BaseExpression
+    ) -> Iterator[tuple[Scope, cst.CSTNode, cst.Dict, Answer]]:
+        """A helper given the blocks (``def answer(blocks): block = blocks[0]; return
+        {... "tool_use_id": block.id ...}``) answers one block of what each call gives
+        it: a fixed answer, at the call."""
+        parameter = self._picked_parameter(scope, value)
+        if parameter is None or not self._returned(block):
+            return
+        for caller, call in self.calls_of(function):
+            given = _argument(function, call, parameter)
+            response = self.derived_from(caller, given) if given is not None else None
+            if response is not None:
+                yield caller, call, block, Answer("fixed", response, call)
+
+    def _picked_parameter(self, scope: Scope, value: cst.BaseExpression) -> str | None:
+        """The parameter one item of which an id expression reads: ``p[0].id``, ``b.id``
+        with ``b = p[-1]`` or ``b = next(x for x in p if ...)``, ``next(x.id for x in p)``;
+        the parameter never rebound."""
+        if isinstance(value, cst.Name):
+            alias = scope.value_of(value.value)
+            value = alias if alias is not None else value
+        picked = next_pick(self.module, value)
+        if picked is None:
+            owner = fixed_call_id(value)
+            if isinstance(owner, cst.Name):
+                chosen = scope.value_of(owner.value)
+                owner = chosen if chosen is not None else owner
+                picked = next_pick(self.module, owner) if chosen is not None else None
+            if picked is None and isinstance(owner, cst.Subscript) and _integer_index(owner):
+                picked = owner.value
+        if (
+            isinstance(picked, cst.Name)
+            and picked.value in scope.parameters
+            and picked.value not in scope.assignments
+        ):
+            return picked.value
+        return None
+
     def _returned(self, block: cst.Dict) -> bool:
         """The block is returned, itself or inside the list or message it is written in."""
         node: cst.CSTNode = block
@@ -560,12 +612,7 @@ class AnthropicFile:
         return False
 
     def _fixed(self, scope: Scope, node: cst.Subscript) -> Answer | None:
-        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-            return None
-        index = node.slice[0].slice.value
-        if isinstance(index, cst.UnaryOperation):
-            index = index.expression
-        if not isinstance(index, cst.Integer):
+        if not _integer_index(node):
             return None
         response = self.derived_from(scope, node.value)
         return Answer("fixed", response, node) if response is not None else None
@@ -697,6 +744,16 @@ def _is_final_message(call: cst.Call) -> bool:
     return isinstance(func, cst.Attribute) and func.attr.value == "get_final_message"
 
 
+def _integer_index(node: cst.Subscript) -> bool:
+    """``x[0]``, ``x[1]``, ``x[-1]``: one fixed item."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    index = node.slice[0].slice.value
+    if isinstance(index, cst.UnaryOperation):
+        index = index.expression
+    return isinstance(index, cst.Integer)
+
+
 def _is_self_attribute(node: cst.Attribute) -> bool:
     return isinstance(node.value, cst.Name) and node.value.value in ("self", "cls")
 
@@ -770,6 +827,7 @@ def _record_uses(node: cst.CSTNode, uses: dict[int, Use]) -> None:
 
 def recognise(module: ParsedModule, project: Project | None = None) -> AnthropicFile:
     """The module's Anthropic facts, kept on the module for the rules of one parse."""
+    prepare_displays(module)
     return module.remembered(_MEMO, (), lambda: AnthropicFile(module))
 
 

@@ -9,9 +9,9 @@ import libcst as cst
 from lint_rules.config import Settings
 from lint_rules.frameworks.anthropic._examples import HEAD
 from lint_rules.frameworks.anthropic.recognition import AnthropicFile, Scope
-from lint_rules.frameworks.tool_loops import collect, dict_entry, has_spread
+from lint_rules.frameworks.tool_loops import collect, dict_entry, has_spread, rename_key
 from lint_rules.model import Applicability, Severity
-from lint_rules.rules import Example, Finding, Rule, replace_string_literal
+from lint_rules.rules import Example, Finding, Rule
 
 _WRONG_KEYS = ("tool_call_id", "id", "tool_id", "toolUseId")
 
@@ -168,7 +168,9 @@ def answer(messages, block):
                         f"`tool_result` block names its id `{context.module.code_for(key)}`: "
                         "the API requires `tool_use_id` (HTTP 400)"
                     ),
-                    fix=replace_string_literal(key, "tool_use_id", "Rename to `tool_use_id`"),
+                    fix=rename_key(
+                        context.module, key, "tool_use_id", "Rename to `tool_use_id`"
+                    ),
                 )
                 continue
             kind = dict_entry(block, "type")

@@ -30,6 +30,7 @@ from functools import cached_property
 import libcst as cst
 
 from lint_rules import prefilter
+from lint_rules.analysis.displays import prepare as prepare_displays
 from lint_rules.analysis.index import ChatUse, ProjectIndex
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
@@ -1228,6 +1229,7 @@ def recognise(module: ParsedModule, project: Project | None = None) -> ChatFile:
     """The module's Chat Completions facts. Without a project index (the project is then
     only a way to reach one) the answer is kept on the module, so the index facts and
     the rules of one parse share its lazily computed parts."""
+    prepare_displays(module)
     if project is not None and project.index is not None:
         return module.remembered(_MEMO, (project, project.index), lambda: ChatFile(module, project))
     return module.remembered(_MEMO, (), lambda: ChatFile(module))
