@@ -391,15 +391,36 @@ def test_trv702_from_function_with_description() -> None:
 TRV703_CASES = {
     "self": """\
         class OrderTools:
-            @tool
-            def status(self, order_id: str) -> str:  # !TRV703
+            @tool  # !TRV703
+            def status(self, order_id: str) -> str:
                 \"\"\"The status of an order.\"\"\"
                 return "shipped"
         """,
     "called-decorator-cls": """\
         class OrderTools:
-            @tool("status")
-            def status(cls, order_id: str) -> str:  # !TRV703
+            @tool("status")  # !TRV703
+            def status(cls, order_id: str) -> str:
+                \"\"\"The status of an order.\"\"\"
+                return "shipped"
+        """,
+    "over-classmethod": """\
+        class OrderTools:
+            @tool(  # !TRV703
+                "status",
+            )
+            @classmethod
+            def status(cls, order_id: str) -> str:
+                \"\"\"The status of an order.\"\"\"
+                return "shipped"
+        """,
+    "below-another-decorator": """\
+        import functools
+
+
+        class OrderTools:
+            @functools.cache
+            @tool  # !TRV703
+            def status(self, order_id: str) -> str:
                 \"\"\"The status of an order.\"\"\"
                 return "shipped"
         """,

@@ -31,8 +31,8 @@ class TicketTools:
     def __init__(self, queue: str) -> None:
         self.queue = queue
 
-    @tool
-    def open_ticket(self, subject: str, body: str) -> str:  # expect: TRV703
+    @tool  # expect: TRV703
+    def open_ticket(self, subject: str, body: str) -> str:
         """Open a support ticket."""
         ticket = TICKETS.open(self.queue, subject, body)
         return f"Ticket {ticket.id} opened"

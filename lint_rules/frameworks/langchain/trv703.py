@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from lint_rules.config import Settings
-from lint_rules.frameworks.langchain.recognition import LangChainFile
+from lint_rules.frameworks.langchain.recognition import LangChainFile, LangChainTool
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -135,7 +135,7 @@ class TaskTools(Toolkit):
                 for d in function.decorators
             ):
                 yield Finding(
-                    node=params[0].name,
+                    node=_decorator(tool),
                     message=(
                         f"`@tool` over `@classmethod` `{tool.name}`: LangChain raises "
                         "`ValueError: The first argument must be a string or a callable` when "
@@ -144,10 +144,16 @@ class TaskTools(Toolkit):
                 )
                 continue
             yield Finding(
-                node=params[0].name,
+                node=_decorator(tool),
                 message=(
                     f"`@tool` on method `{tool.name}`: `{params[0].name.value}` becomes a field "
                     "of the tool's schema and every call fails (`Field required`); make it a "
                     "function, or a tool of the bound method"
                 ),
             )
+
+
+def _decorator(tool: LangChainTool) -> cst.CSTNode:
+    """The ``@tool`` decorator's expression (after the ``@``), as TRV702 points."""
+    anchor = tool.anchor
+    return anchor.decorator if isinstance(anchor, cst.Decorator) else anchor
