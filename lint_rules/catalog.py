@@ -52,6 +52,8 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV407": True,
     "TRV408": True,
     "TRV409": True,
+    "TRV410": True,
+    "TRV411": True,
     "TRV501": True,
     "TRV502": True,
     "TRV503": True,

@@ -34,6 +34,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "pydantic_ai": ("pydantic_ai",),
 }
 ANY_FRAMEWORK: Final = "any_framework"
+COMPATIBLE_CLIENTS: Final = ("groq", "together", "litellm", "mistralai", "ollama")
+"""The OpenAI-compatible clients whose imports are Chat Completions signals by default
+(``frameworks.openai_chat.clients``; a test keeps the two lists equal)."""
 """The TRV9xx family: its signal is any other family's."""
 _BYTE_NEEDLES: Final[dict[str, tuple[bytes, ...]]] = {
     key: tuple(n.encode("ascii") for n in needles) for key, needles in NEEDLES.items()
@@ -57,17 +60,21 @@ _BYTE_FINDERS: Final[dict[str, tuple[Callable[[bytes], object], ...]]] = {
 # package. Any statement form counts — ``import agents``, ``import x, agents``,
 # ``from agents import``, ``from agents.tool import``, after ``;`` or inside ``try:`` —
 # so everything the rules could report passes (the rules need an ``agents`` import).
+# In a notebook's raw JSON a statement may follow an escaped line break (``"import
+# json\nfrom openai import OpenAI"``, a cell whose source is one string): ``\n``
+# counts as the start of a statement there.
+_STATEMENT: Final = r"(?:\b|(?<=\\[nrt]))(?:from|import)"
 _IMPORT_PATTERNS: Final[dict[str, str]] = {
-    "openai_agents": r"(?:\bfrom|\bimport)(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
-    "openai_chat": r"(?:\bfrom|\bimport)(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
-    "anthropic": r"(?:\bfrom|\bimport)(?:\s|\\)+anthropic\b|\bimport\s[^\n#;]*,\s*anthropic\b",
+    "openai_agents": _STATEMENT + r"(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
+    "openai_chat": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
+    "anthropic": _STATEMENT + r"(?:\s|\\)+anthropic\b|\bimport\s[^\n#;]*,\s*anthropic\b",
     # the packages ``mcp`` and ``fastmcp``, or a server imported by the name ``mcp`` from
     # another module of the project (``from .server import mcp``)
-    "mcp": r"(?:\bfrom|\bimport)(?:\s|\\)+(?:fast)?mcp\b|\bimport\s[^\n#;]*\bmcp\b"
+    "mcp": _STATEMENT + r"(?:\s|\\)+(?:fast)?mcp\b|\bimport\s[^\n#;]*\bmcp\b"
     r"|\bimport\s*\([^)]*\bmcp\b",
-    "langchain": r"(?:\bfrom|\bimport)(?:\s|\\)+(?:langchain\w*|langgraph)\b"
+    "langchain": _STATEMENT + r"(?:\s|\\)+(?:langchain\w*|langgraph)\b"
     r"|\bimport\s[^\n#;]*,\s*(?:langchain\w*|langgraph)\b",
-    "pydantic_ai": r"(?:\bfrom|\bimport)(?:\s|\\)+pydantic_ai\b"
+    "pydantic_ai": _STATEMENT + r"(?:\s|\\)+pydantic_ai\b"
     r"|\bimport\s[^\n#;]*,\s*pydantic_ai\b",
 }
 _LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
@@ -119,7 +126,7 @@ def polyai_layout(path: str) -> tuple[str, str] | None:
 def _import_pattern(package: str) -> str:
     """Any import statement of ``package`` (the form of ``_IMPORT_PATTERNS``)."""
     name = re.escape(package)
-    return rf"(?:\bfrom|\bimport)(?:\s|\\)+{name}\b|\bimport\s[^\n#;]*,\s*{name}\b"
+    return _STATEMENT + rf"(?:\s|\\)+{name}\b|\bimport\s[^\n#;]*,\s*{name}\b"
 
 
 @lru_cache(maxsize=64)
@@ -173,7 +180,7 @@ def extra_imports_of(key: str, settings: object) -> tuple[str, ...]:
     if key not in ("openai_chat", ANY_FRAMEWORK):
         return ()
     chat = getattr(settings, "openai_chat", None)
-    return tuple(getattr(chat, "extra_clients", ()))
+    return (*COMPATIBLE_CLIENTS, *getattr(chat, "extra_clients", ()))
 
 
 def signalled(

@@ -86,3 +86,43 @@ def test_fixes_edit_the_constructor_and_the_helper_call(
         assert "tool_message(call.id, json.dumps(42))" in fixed
         assert 'content=json.dumps({"ok": 1})' in fixed
     compile(fixed, str(path), "exec")
+
+
+@pytest.mark.parametrize("joined", [True, False], ids=["one-string-cells", "line-list-cells"])
+def test_a_notebook_loop_across_cells(toolret_cli: Invoke, tmp_path: Path, joined: bool) -> None:
+    """The assistant turn appended in one cell, the first call answered in the next with
+    a typed constructor, the request in a third; a cell's source may be one string, with
+    its imports after an escaped line break in the raw JSON."""
+    cells = [
+        "import json\nfrom openai import OpenAI\nfrom openai.types.chat import "
+        "ChatCompletionToolMessageParam\n\nclient = OpenAI()\ntools = []\n",
+        'messages = [{"role": "user", "content": "hi"}]\n'
+        'response = client.chat.completions.create(model="gpt-4o", messages=messages, '
+        "tools=tools)\nmessage = response.choices[0].message\nmessages.append(message)\n",
+        "tool_call = message.tool_calls[0]\nmessages.append(\n    ChatCompletionToolMessageParam("
+        'role="tool", tool_call_id=tool_call.id, content={"t": 1})\n)\n',
+        'response = client.chat.completions.create(model="gpt-4o", messages=messages)\n',
+    ]
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "execution_count": None,
+                "outputs": [],
+                "source": text if joined else text.splitlines(keepends=True),
+            }
+            for text in cells
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = tmp_path / "loop.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    result = toolret_cli(
+        "check", str(path), "--no-cache", "--isolated", "--select", "TRV4",
+        "--output-format", "json",
+    )  # fmt: skip
+    found = {(d["cell"], d["location"]["row"], d["code"]) for d in json.loads(result.stdout)}
+    assert found == {(3, 1, "TRV405"), (3, 3, "TRV401")}

@@ -209,8 +209,8 @@ def test_unknown_schemas_silence_key_checks_but_not_trv402(tmp_path: Path) -> No
 
 
 def test_a_loop_of_an_unconfigured_client_is_ignored(tmp_path: Path) -> None:
-    ollama = loop().replace("from openai import OpenAI", "from ollama import Client as OpenAI")
-    write(tmp_path, {"loop.py": ollama, "tools.py": TOOLS})
+    other = loop().replace("from openai import OpenAI", "from cerebras import Client as OpenAI")
+    write(tmp_path, {"loop.py": other, "tools.py": TOOLS})
     assert check([tmp_path]) == []
 
 
@@ -321,7 +321,7 @@ def test_prefilter_changes_nothing_with_extra_clients(tmp_path: Path) -> None:
         "groq_app/tools.py": TOOLS,
         "plain/loop.py": loop(),
         "plain/tools.py": TOOLS,
-        "other/loop.py": groq.replace("groq", "ollama"),
+        "other/loop.py": groq.replace("groq", "cerebras"),
         "other/tools.py": TOOLS,
     }
     for name, text in files.items():
@@ -330,4 +330,4 @@ def test_prefilter_changes_nothing_with_extra_clients(tmp_path: Path) -> None:
     with_prefilter = check([tmp_path])
     assert with_prefilter == check([tmp_path], use_prefilter=False)
     assert {f[2] for f in with_prefilter} == {"TRV402", "TRV403", "TRV404"}
-    assert len(with_prefilter) == 8  # groq_app and plain, not the unconfigured ollama
+    assert len(with_prefilter) == 8  # groq_app and plain, not the unconfigured cerebras

@@ -168,9 +168,7 @@ def answer(messages, block):
                         f"`tool_result` block names its id `{context.module.code_for(key)}`: "
                         "the API requires `tool_use_id` (HTTP 400)"
                     ),
-                    fix=rename_key(
-                        context.module, key, "tool_use_id", "Rename to `tool_use_id`"
-                    ),
+                    fix=rename_key(context.module, key, "tool_use_id", "Rename to `tool_use_id`"),
                 )
                 continue
             kind = dict_entry(block, "type")

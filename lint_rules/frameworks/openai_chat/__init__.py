@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions tool loops: recognition of loops, schemas, registries; TRV401–TRV409."""
+"""OpenAI Chat Completions tool loops: recognition of loops, schemas, registries; TRV401–TRV410."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from lint_rules.frameworks.openai_chat.trv406 import ChatToolMessageWithoutId
 from lint_rules.frameworks.openai_chat.trv407 import ChatAssistantMessagePerCall
 from lint_rules.frameworks.openai_chat.trv408 import ChatToolMessageReusedId
 from lint_rules.frameworks.openai_chat.trv409 import ChatToolCallLeftUnanswered
+from lint_rules.frameworks.openai_chat.trv410 import ChatToolMessageBeforeAssistantMessage
+from lint_rules.frameworks.openai_chat.trv411 import OllamaToolMessageKeys
 from lint_rules.frameworks.tool_function import ToolFunction, plain_tool
 from lint_rules.rules import Rule
 
@@ -33,6 +35,8 @@ RULES: tuple[type[Rule], ...] = (
     ChatAssistantMessagePerCall,
     ChatToolMessageReusedId,
     ChatToolCallLeftUnanswered,
+    ChatToolMessageBeforeAssistantMessage,
+    OllamaToolMessageKeys,
 )
 
 

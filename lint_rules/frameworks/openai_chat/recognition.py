@@ -35,6 +35,12 @@ from lint_rules.analysis.index import ChatUse, ProjectIndex
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
+from lint_rules.frameworks.openai_chat.clients import (
+    CLIENTS,
+    COMPATIBLE,
+    Contract,
+    contract_of,
+)
 from lint_rules.frameworks.tool_loops import Scope as LoopScope
 from lint_rules.frameworks.tool_loops import (
     appended_value,
@@ -75,13 +81,19 @@ PYDANTIC_FUNCTION_TOOL = frozenset(
 )
 _REQUEST_METHODS = frozenset({"create", "parse", "acreate"})
 _CLIENT_FUNCTIONS = frozenset({"completion", "acompletion"})  # litellm.completion(...)
+_MISTRAL_METHODS = frozenset({"complete", "complete_async", "stream", "stream_async"})
+_FUNCTION_REQUESTS = frozenset(
+    {"litellm.completion", "litellm.acompletion", "ollama.chat", "ollama.AsyncClient.chat"}
+)
+_ID_RULES = frozenset({"TRV405", "TRV406", "TRV407", "TRV408", "TRV409", "TRV410"})
+"""The rules about answering every call by its id: Ollama's calls have none."""
 _DUMP_METHODS = frozenset({"model_dump", "to_dict", "dict", "model_dump_json"})
 _SCOPE_NODE_CLASSES: tuple[type[cst.CSTNode], ...] = (cst.Dict, cst.Call, cst.For, cst.Subscript)
 """The nodes of each scope the recognition looks at (``ChatFile.nodes``)."""
 
 
 def has_signal(source: str, path: str, settings: Settings | None = None) -> bool:
-    extra = settings.openai_chat.extra_clients if settings is not None else ()
+    extra = prefilter.extra_imports_of("openai_chat", settings)
     return prefilter.has_signal("openai_chat", source, path, extra_imports=extra)
 
 
@@ -336,7 +348,22 @@ class ChatFile:
         return bool(known)
 
     def clients(self, settings: Settings) -> tuple[str, ...]:
-        return (PACKAGE, *settings.openai_chat.extra_clients)
+        return (PACKAGE, *COMPATIBLE, *settings.openai_chat.extra_clients)
+
+    @cached_property
+    def contract(self) -> Contract:
+        """The contract of the client the module imports (``openai_chat.clients``)."""
+        return contract_of({name for name in CLIENTS if self.module.imports_module(name)})
+
+    def checks(self, code: str, settings: Settings) -> bool:
+        """Whether rule ``code`` applies to this module: it is checked, and the rule's
+        mistake is one for the module's client (Ollama's calls have no ids to answer;
+        TRV411 is Ollama's alone)."""
+        if not self.is_checked(settings):
+            return False
+        if code == "TRV411":
+            return self.contract is CLIENTS["ollama"]
+        return self.contract.ids or code not in _ID_RULES
 
     # -- whole-project facts (``toolret check``'s index; flake8 has none)
 
@@ -652,14 +679,33 @@ class ChatFile:
 
     def _is_request(self, call: cst.Call) -> bool:
         func = call.func
+        if isinstance(func, cst.Name):  # from litellm import completion / from ollama import chat
+            qualified = self.module.qualified_name(func)
+            return qualified in _FUNCTION_REQUESTS
         if not isinstance(func, cst.Attribute):
             return False
-        if func.attr.value in _REQUEST_METHODS:
+        method = func.attr.value
+        if method in _REQUEST_METHODS:
             inner = func.value
-            return isinstance(inner, cst.Attribute) and inner.attr.value == "completions"
-        if func.attr.value in _CLIENT_FUNCTIONS:
+            if isinstance(inner, cst.Attribute) and inner.attr.value == "completions":
+                return True
+        if method in _CLIENT_FUNCTIONS:
             qualified = self.module.qualified_name(func)
             return qualified is not None and qualified.split(".", 1)[0] != PACKAGE
+        inner = func.value
+        if (
+            method in _MISTRAL_METHODS
+            and isinstance(inner, cst.Attribute)
+            and inner.attr.value == "chat"
+            and self.module.imports_module("mistralai")
+        ):
+            return True  # client.chat.complete(...): Mistral
+        if method == "chat" and self.module.imports_module("ollama"):
+            qualified = self.module.qualified_name(func)
+            # ollama.chat(...), or a client's: Client().chat(...), client.chat(messages=...)
+            return qualified == "ollama.chat" or (
+                qualified is None and keyword(call, "messages") is not None
+            )
         return False
 
     @cached_property

@@ -139,7 +139,7 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
+        if not context.checks(self.code, settings):
             return
         module = context.module
         has_json = module.imports.get("json") == "json" and "json" not in module.shadowed
@@ -159,7 +159,8 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
                 node=entry.key,
                 message=(
                     f"Tool message `content` is {what}: the API accepts only a string "
-                    "or a list of text parts (HTTP 400); serialise it with `json.dumps()`"
+                    f"or a list of text parts ({context.contract.bad_content}); serialise "
+                    "it with `json.dumps()`"
                 ),
                 fix=fix,
             )

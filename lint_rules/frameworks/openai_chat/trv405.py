@@ -242,7 +242,7 @@ def run(messages):
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings) or context.parallel_calls_limited:
+        if not context.checks(self.code, settings) or context.parallel_calls_limited:
             return
         for scope in context.scopes:  # every function, and the module body (scripts)
             first: dict[str, list[cst.Subscript | cst.Call]] = {}
@@ -303,7 +303,7 @@ def run(messages):
                     assert isinstance(site.func, cst.Name)
                     yield Finding(
                         node=site,
-                        message=(
+                        message=context.contract.say(
                             f"`{site.func.value}` answers only `tool_calls[0]`, but the "
                             "assistant message with all its tool calls is sent: HTTP 400 when "
                             "the model makes two calls; answer every call or pass "
@@ -313,7 +313,7 @@ def run(messages):
                     continue
                 yield Finding(
                     node=site,
-                    message=(
+                    message=context.contract.say(
                         "Only `tool_calls[0]` is answered, but the assistant message with "
                         "all its tool calls is sent: HTTP 400 when the model makes two "
                         "calls; loop over `tool_calls` or pass `parallel_tool_calls=False`"

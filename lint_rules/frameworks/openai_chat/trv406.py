@@ -15,6 +15,7 @@ from lint_rules.frameworks.openai_chat.recognition import (
     dict_entry,
     has_spread,
 )
+from lint_rules.frameworks.tool_loops import as_display
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -112,7 +113,7 @@ def render(tokenizer, result):
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
+        if not context.checks(self.code, settings):
             return
         lists = context.request_message_lists
         direct = context.request_message_displays
@@ -121,24 +122,24 @@ def render(tokenizer, result):
                 continue
             role = dict_entry(message, "role")
             assert role is not None
-            if message in direct or _sent(context, scope, message, lists):
+            if message in direct or sent(context, scope, message, lists):
                 yield Finding(
                     node=role,
-                    message=(
+                    message=context.contract.say(
                         "Tool message without `tool_call_id`: the API rejects it (HTTP 400); "
                         "answer each call with `tool_call_id=tool_call.id`"
                     ),
                 )
 
 
-def _sent(context: ChatFile, scope: object, message: cst.Dict, lists: set[str]) -> bool:
+def sent(context: ChatFile, scope: object, message: cst.Dict, lists: set[str]) -> bool:
     """Appended (directly, or through a once-assigned name) to a list sent to a request."""
     from lint_rules.frameworks.openai_chat.recognition import Scope
 
     assert isinstance(scope, Scope)
     alias = None
     for name, values in scope.assignments.items():
-        if len(values) == 1 and values[0] is message:
+        if len(values) == 1 and values[0] is not None and as_display(values[0]) is message:
             alias = name
     if alias is not None and _completed(scope, alias):
         return False

@@ -122,7 +122,7 @@ def execute_tool_calls(tool_calls, messages):
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
+        if not context.checks(self.code, settings):
             return
         for loop in context.loops:
             if loop.message is None:
@@ -134,7 +134,7 @@ def execute_tool_calls(tool_calls, messages):
                 if loop.scope.carries_all_calls(found[1]) == loop.message:
                     yield Finding(
                         node=call,
-                        message=(
+                        message=context.contract.say(
                             "The assistant message with all its tool calls is appended once per "
                             "call: HTTP 400 when the model makes two calls; append it once, "
                             "before the loop"

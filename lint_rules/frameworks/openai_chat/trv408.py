@@ -110,7 +110,7 @@ for tool_call in message.tool_calls:
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
+        if not context.checks(self.code, settings):
             return
         for loop in context.loops:
             for message in loop.tool_messages:
@@ -131,7 +131,7 @@ for tool_call in message.tool_calls:
                     continue
                 yield Finding(
                     node=entry.value,
-                    message=(
+                    message=context.contract.say(
                         "Inside the loop over `tool_calls`, every tool message answers the same "
                         "fixed call: use the loop variable's `.id`"
                     ),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import libcst as cst
@@ -255,12 +255,13 @@ print(messages[-1].content)
     )
 
     def check(self, context: ChatFile, settings: Settings) -> Iterator[Finding]:
-        if not context.is_checked(settings):
+        if not context.checks(self.code, settings):
             return
         for loop in context.loops:
             if not loop.is_answer_loop:
                 continue
-            yield from _check_loop(loop, _TypeTests(context, loop.variable))
+            for finding in _check_loop(loop, _TypeTests(context, loop.variable)):
+                yield replace(finding, message=context.contract.say(finding.message))
 
 
 _ANSWERING_METHODS = frozenset({"append", "extend", "insert", "put", "put_nowait", "add"})
