@@ -80,6 +80,47 @@ final = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messa
 """,
         ),
         Example(
+            title="a search loop, typed blocks: the first `tool_use` block answered after it",
+            code=HEAD.replace(
+                "import anthropic\n",
+                "import anthropic\n"
+                "from anthropic.types import MessageParam, ToolResultBlockParam\n",
+            )
+            + """\
+def run(messages: list[MessageParam]):
+    response = client.messages.create(
+        model="claude-sonnet-4-5", max_tokens=1024, tools=tools, messages=messages
+    )
+    messages.append(MessageParam(role="assistant", content=response.content))
+    tool_use = None
+    for block in response.content:
+        if block.type == "tool_use":
+            tool_use = block
+            break
+    if tool_use is not None:
+        result = ToolResultBlockParam(
+            type="tool_result", tool_use_id=tool_use.id, content=get_weather(**tool_use.input)
+        )
+        messages.append(MessageParam(role="user", content=[result]))
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
+        Example(
+            title="the first block's id taken with `next(...)`",
+            code=HEAD
+            + """\
+def run(messages):
+    response = client.messages.create(
+        model="claude-sonnet-4-5", max_tokens=1024, tools=tools, messages=messages
+    )
+    messages.append({"role": "assistant", "content": response.content})
+    tool_use_id = next(b.id for b in response.content if b.type == "tool_use")
+    result = {"type": "tool_result", "tool_use_id": tool_use_id, "content": "Sunny"}
+    messages.append({"role": "user", "content": [result]})
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages)
+""",
+        ),
+        Example(
             title="a `break` after the first answer",
             code=HEAD
             + """\

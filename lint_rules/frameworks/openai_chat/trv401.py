@@ -8,6 +8,7 @@ import libcst as cst
 
 from lint_rules.analysis.shapes import Kind, Shape, ShapeInference
 from lint_rules.config import Settings
+from lint_rules.frameworks.openai_chat._loops import HEAD
 from lint_rules.frameworks.openai_chat.recognition import ChatFile, dict_entry
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule, wrap_in_json_dumps
@@ -46,6 +47,43 @@ class ChatToolContentNotString(Rule):
     message = "A tool message's `content` is not a string"
 
     invalid = (
+        Example(
+            title="a typed message (`ChatCompletionToolMessageParam` is a dict at run time)",
+            code=HEAD.replace(
+                "from openai import OpenAI\n",
+                "from openai import OpenAI\n"
+                "from openai.types.chat import ChatCompletionToolMessageParam\n",
+            )
+            + """\
+def answer(messages, message):
+    messages.append(message)
+    for tool_call in message.tool_calls:
+        weather = {"city": "Paris", "sky": "sunny"}
+        messages.append(
+            ChatCompletionToolMessageParam(
+                role="tool", tool_call_id=tool_call.id, content=weather
+            )
+        )
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
+""",
+            fixed=HEAD.replace(
+                "from openai import OpenAI\n",
+                "from openai import OpenAI\n"
+                "from openai.types.chat import ChatCompletionToolMessageParam\n",
+            )
+            + """\
+def answer(messages, message):
+    messages.append(message)
+    for tool_call in message.tool_calls:
+        weather = {"city": "Paris", "sky": "sunny"}
+        messages.append(
+            ChatCompletionToolMessageParam(
+                role="tool", tool_call_id=tool_call.id, content=json.dumps(weather)
+            )
+        )
+    return client.chat.completions.create(model="gpt-4o", messages=messages)
+""",
+        ),
         Example(
             title="the tool's dict result sent as it is",
             code="""\
