@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.walk import child_list
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat._loops import HEAD
 from lint_rules.frameworks.openai_chat.recognition import (
@@ -354,20 +355,22 @@ class _Flow:
         self.scope_of_function = {
             id(scope.node): scope for scope in context.scopes if scope.node is not self.module.tree
         }
-        self._parents: dict[int, cst.CSTNode] | None = None
+        self._scope_parents: dict[int, dict[int, cst.CSTNode]] = {}
 
     # -- tree facts
 
-    @property
-    def parents(self) -> dict[int, cst.CSTNode]:
-        if self._parents is None:
-            self._parents = self.module.remembered(
-                "openai_chat.trv410.parents", (), lambda: _parent_map(self.module.tree)
-            )
-        return self._parents
-
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.parents.get(id(node))
+        """The node's parent, from a map of the function (or class, lambda, module)
+        around it, built the first time a node of it is asked about: the rule looks at
+        a few functions of a module, not at all of its nodes."""
+        index = self.module.index
+        if node not in index:
+            return None
+        scope = index.enclosing_scope(node) or self.module.tree
+        parents = self._scope_parents.get(id(scope))
+        if parents is None:
+            parents = self._scope_parents[id(scope)] = _parent_map(scope)
+        return parents.get(id(node))
 
     def position(self, node: cst.CSTNode) -> int:
         return self.module.index.span(node)[0]
@@ -859,12 +862,14 @@ def _assistant_like(node: cst.CSTNode) -> bool:
     return False
 
 
-def _parent_map(tree: cst.Module) -> dict[int, cst.CSTNode]:
+def _parent_map(tree: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """``id`` of a node → its parent (``walk.child_list``: LibCST's ``children`` builds
+    a visitor per node, which cost most of a tool-heavy run)."""
     parents: dict[int, cst.CSTNode] = {}
     stack: list[cst.CSTNode] = [tree]
     while stack:
         node = stack.pop()
-        for child in node.children:
+        for child in child_list(node):
             parents[id(child)] = node
             stack.append(child)
     return parents
