@@ -63,7 +63,7 @@ _BYTE_FINDERS: Final[dict[str, tuple[Callable[[bytes], object], ...]]] = {
 # In a notebook's raw JSON a statement may follow an escaped line break (``"import
 # json\nfrom openai import OpenAI"``, a cell whose source is one string): ``\n``
 # counts as the start of a statement there.
-_STATEMENT: Final = r"(?:\b|(?<=\\[nrt]))(?:from|import)"
+_STATEMENT: Final = r"(?:\bfrom|\bimport|\\[nrt](?:from|import))"
 _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "openai_agents": _STATEMENT + r"(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
     "openai_chat": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
@@ -144,7 +144,9 @@ def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str,
     scan and the text check still agree.
     """
     if key == ANY_FRAMEWORK:  # the TRV9xx rules check every other family's tool functions
-        return any(has_signal(k, text, path, extra_imports) for k in NEEDLES)
+        if extra_imports and _has_extra_import(text, extra_imports):
+            return True
+        return any(has_signal(k, text, path) for k in NEEDLES)
     if key == "polyai" and polyai_layout(path) is not None:
         return True
     if extra_imports and _has_extra_import(text, extra_imports):
@@ -167,11 +169,13 @@ def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str,
 
 
 def _has_extra_import(text: str | bytes, packages: tuple[str, ...]) -> bool:
-    text_pattern, byte_pattern = _extra_patterns(packages)
+    """An import of one of ``packages``: the import pattern is searched only for the
+    packages whose name is in the text at all (``together`` is a common word)."""
     if isinstance(text, bytes):
-        names = [p.encode("utf-8") for p in packages]
-        return any(n in text for n in names) and byte_pattern.search(text) is not None
-    return any(p in text for p in packages) and text_pattern.search(text) is not None
+        present = tuple(p for p in packages if p.encode("utf-8") in text)
+        return bool(present) and _extra_patterns(present)[1].search(text) is not None
+    present = tuple(p for p in packages if p in text)
+    return bool(present) and _extra_patterns(present)[0].search(text) is not None
 
 
 def extra_imports_of(key: str, settings: object) -> tuple[str, ...]:
