@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, Generic, TypeVar
 
 NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # Conversation annotations and PolyAI's generated headers (polyai-adk function.py:55-56).
@@ -33,28 +34,54 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "langchain": ("langchain", "langgraph"),
     "pydantic_ai": ("pydantic_ai",),
 }
+_Text = TypeVar("_Text", str, bytes)
 ANY_FRAMEWORK: Final = "any_framework"
+"""The TRV9xx family: its signal is any other family's."""
 COMPATIBLE_CLIENTS: Final = ("groq", "together", "litellm", "mistralai", "ollama")
 """The OpenAI-compatible clients whose imports are Chat Completions signals by default
 (``frameworks.openai_chat.clients``; a test keeps the two lists equal)."""
-"""The TRV9xx family: its signal is any other family's."""
-_BYTE_NEEDLES: Final[dict[str, tuple[bytes, ...]]] = {
-    key: tuple(n.encode("ascii") for n in needles) for key, needles in NEEDLES.items()
+_SCREENS: Final[dict[str, tuple[str, ...]]] = {
+    "polyai": ("Conversation", r"from (?:_gen|imports) import"),
+    "langchain": (r"lang(?:chain|graph)",),
 }
+"""The patterns that search a family's needles, where fewer passes than needles find the
+same files: needles with a common prefix are one pattern led by that literal, which
+``re`` finds as fast as ``in`` finds one needle (``tests/test_prefilter.py`` checks that
+each family's screens match exactly its needles)."""
 
 
-def _finder(needle: bytes) -> Callable[[bytes], object]:
-    """The fastest test of ``needle in data``: CPython's ``in`` is slow for very short
-    needles (``b"mcp"`` scans the standard library at half the speed of a compiled
-    literal pattern), so those are searched with ``re``."""
-    if len(needle) < 5:
-        return re.compile(re.escape(needle)).search
-    return lambda data: needle in data
+def _literal(screen: str) -> bool:
+    """Whether ``screen`` is best searched with ``in``: CPython's ``in`` is slow for very
+    short needles (``b"mcp"`` scans the standard library at half the speed of a compiled
+    literal pattern), so those, and patterns, are searched with ``re``."""
+    return re.escape(screen) == screen and len(screen) >= 5
 
 
-_BYTE_FINDERS: Final[dict[str, tuple[Callable[[bytes], object], ...]]] = {
-    key: tuple(_finder(n) for n in needles) for key, needles in _BYTE_NEEDLES.items()
-}
+def _byte_finder(screen: str) -> Callable[[bytes], object]:
+    if _literal(screen):
+        needle = screen.encode("ascii")
+        return lambda data: needle in data
+    return re.compile(screen.encode("ascii")).search
+
+
+def _text_finder(screen: str) -> Callable[[str], object]:
+    if _literal(screen):
+        return lambda text: screen in text
+    return re.compile(screen).search
+
+
+def screens(key: str) -> tuple[str, ...]:
+    """The patterns searched for family ``key``'s needles."""
+    return _SCREENS.get(key) or tuple(map(re.escape, NEEDLES[key]))
+
+
+_BYTE_FINDERS: Final = {key: tuple(map(_byte_finder, screens(key))) for key in NEEDLES}
+_TEXT_FINDERS: Final = {key: tuple(map(_text_finder, screens(key))) for key in NEEDLES}
+_TOOL: Final = "tool"
+"""In every loop needle (``tool_use``, ``tool_calls``), and in every construct a Chat
+Completions rule reads — a ``tools=`` schema, a tool call, a ``"tool"`` message: an
+OpenAI-compatible client's import is a signal only in a file that says it (most modules
+that import ``litellm`` or ``ollama`` never use tools, and "together" is a common word)."""
 # A needle alone is too common for some families ("agents" is in many comments and in
 # a 150 000-line AWS policy file of moto): a file also needs an import statement of the
 # package. Any statement form counts — ``import agents``, ``import x, agents``,
@@ -130,9 +157,23 @@ def _import_pattern(package: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _extra_patterns(packages: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
-    alternatives = "|".join(_import_pattern(p) for p in packages)
-    return re.compile(alternatives), re.compile(alternatives.encode("utf-8"))
+def _extra_pattern(package: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
+    pattern = _import_pattern(package)
+    return re.compile(pattern), re.compile(pattern.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class _Tables(Generic[_Text]):
+    """The compiled screens, loop signals and import patterns, for bytes or for text."""
+
+    tool: _Text
+    loop: dict[str, tuple[_Text, re.Pattern[_Text]]]
+    finders: dict[str, tuple[Callable[[_Text], object], ...]]
+    patterns: dict[str, re.Pattern[_Text]]
+
+
+_FOR_BYTES: Final = _Tables(_TOOL.encode("ascii"), _BYTE_LOOP, _BYTE_FINDERS, _BYTE_PATTERNS)
+_FOR_TEXT: Final = _Tables(_TOOL, _TEXT_LOOP, _TEXT_FINDERS, _TEXT_PATTERNS)
 
 
 def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str, ...] = ()) -> bool:
@@ -144,38 +185,96 @@ def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str,
     scan and the text check still agree.
     """
     if key == ANY_FRAMEWORK:  # the TRV9xx rules check every other family's tool functions
-        if extra_imports and _has_extra_import(text, extra_imports):
-            return True
-        return any(has_signal(k, text, path) for k in NEEDLES)
+        return _any_signal(tuple(NEEDLES), text, path, extra_imports)
+    gated = key in _LOOP_SIGNALS or bool(extra_imports)  # the signals behind ``_TOOL``
+    if isinstance(text, bytes):
+        tool = gated and _FOR_BYTES.tool in text
+        return _signal(key, text, path, tool, extra_imports, _FOR_BYTES)
+    return _signal(key, text, path, gated and _TOOL in text, extra_imports, _FOR_TEXT)
+
+
+def _any_signal(
+    keys: tuple[str, ...], text: str | bytes, path: str, extra_imports: tuple[str, ...]
+) -> bool:
+    """Whether any of the families ``keys`` (none of them ``ANY_FRAMEWORK``) has a signal:
+    ``"tool"`` is searched once for all of them, and ``extra_imports`` count for Chat
+    Completions only."""
+    if isinstance(text, bytes):
+        return _any_in(keys, text, path, extra_imports, _FOR_BYTES)
+    return _any_in(keys, text, path, extra_imports, _FOR_TEXT)
+
+
+def _any_in(
+    keys: tuple[str, ...],
+    text: _Text,
+    path: str,
+    extra_imports: tuple[str, ...],
+    tables: _Tables[_Text],
+) -> bool:
+    tool = tables.tool in text
+    return any(
+        _signal(k, text, path, tool, extra_imports if k == "openai_chat" else (), tables)
+        for k in keys
+    )
+
+
+def _signal(
+    key: str,
+    text: _Text,
+    path: str,
+    tool: bool,
+    extra_imports: tuple[str, ...],
+    tables: _Tables[_Text],
+) -> bool:
+    """Family ``key``'s signal in ``text`` (``tool``: whether ``_TOOL`` is in it)."""
     if key == "polyai" and polyai_layout(path) is not None:
         return True
-    if extra_imports and _has_extra_import(text, extra_imports):
-        return True
-    if isinstance(text, bytes):
-        loop = _BYTE_LOOP.get(key)
+    if tool:
+        loop = tables.loop.get(key)
         if loop is not None and loop[0] in text and loop[1].search(text):
             return True
-        if not any(found(text) for found in _BYTE_FINDERS.get(key, ())):
-            return False
-        byte_pattern = _BYTE_PATTERNS.get(key)
-        return byte_pattern is None or byte_pattern.search(text) is not None
-    text_loop = _TEXT_LOOP.get(key)
-    if text_loop is not None and text_loop[0] in text and text_loop[1].search(text):
-        return True
-    if not any(needle in text for needle in NEEDLES.get(key, ())):
+        if extra_imports and _has_extra_import(text, extra_imports):
+            return True
+    if not any(found(text) for found in tables.finders[key]):
         return False
-    text_pattern = _TEXT_PATTERNS.get(key)
-    return text_pattern is None or text_pattern.search(text) is not None
+    pattern = tables.patterns.get(key)
+    return pattern is None or pattern.search(text) is not None
 
 
 def _has_extra_import(text: str | bytes, packages: tuple[str, ...]) -> bool:
-    """An import of one of ``packages``: the import pattern is searched only for the
-    packages whose name is in the text at all (``together`` is a common word)."""
+    """An import of one of ``packages``.
+
+    The import pattern has no literal prefix, and ``re`` searches such a pattern over a
+    whole file ten times slower than ``in`` finds a word; so the package's name is found
+    first, and the pattern is searched only in the lines around each occurrence: its
+    own line, and the lines before it that a backslash continues (``from \\`` above
+    ``together import``). A statement split any other way is not an import.
+    """
     if isinstance(text, bytes):
-        present = tuple(p for p in packages if p.encode("utf-8") in text)
-        return bool(present) and _extra_patterns(present)[1].search(text) is not None
-    present = tuple(p for p in packages if p in text)
-    return bool(present) and _extra_patterns(present)[0].search(text) is not None
+        return any(
+            _near(text, p.encode("utf-8"), _extra_pattern(p)[1], (b"\n", b"\\")) for p in packages
+        )
+    return any(_near(text, p, _extra_pattern(p)[0], ("\n", "\\")) for p in packages)
+
+
+def _near(text: _Text, name: _Text, pattern: re.Pattern[_Text], marks: tuple[_Text, _Text]) -> bool:
+    """Whether ``pattern`` matches in a statement's lines around an occurrence of ``name``
+    (``marks``: the line break and the backslash, of ``text``'s type)."""
+    newline, backslash = marks
+    pos = text.find(name)
+    while pos != -1:
+        start = text.rfind(newline, 0, pos) + 1
+        while start > 0:  # the line before ends with a backslash: the statement began there
+            before = text.rfind(newline, 0, start - 1) + 1
+            if not text[before : start - 1].rstrip().endswith(backslash):
+                break
+            start = before
+        end = text.find(newline, pos)
+        end = len(text) if end == -1 else end
+        if pattern.search(text, start, end) is not None:
+            return True
+        pos = text.find(name, end)
+    return False
 
 
 def extra_imports_of(key: str, settings: object) -> tuple[str, ...]:
@@ -190,7 +289,10 @@ def extra_imports_of(key: str, settings: object) -> tuple[str, ...]:
 def signalled(
     keys: tuple[str, ...], data: bytes, path: str, settings: object | None = None
 ) -> bool:
-    """Whether any of the frameworks ``keys`` has a signal in the raw file."""
-    if ANY_FRAMEWORK in keys and all(key in keys for key in NEEDLES):
-        keys = tuple(key for key in keys if key != ANY_FRAMEWORK)  # its signal is theirs
-    return any(has_signal(key, data, path, extra_imports_of(key, settings)) for key in keys)
+    """Whether any of the frameworks ``keys`` has a signal in the raw file.
+
+    ``ANY_FRAMEWORK``'s signal is every other family's, so with it in ``keys`` every
+    family is asked, once each; the Chat Completions extra clients count in both."""
+    extras = extra_imports_of("openai_chat", settings)
+    families = tuple(NEEDLES) if ANY_FRAMEWORK in keys else keys
+    return _any_signal(families, data, path, extras)

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lint_rules import prefilter
 from lint_rules.analysis.index import (
     EMPTY_FACTS,
+    SIGNALLED_FACTS,
     ModuleFacts,
     ProjectIndex,
     project_root,
@@ -282,15 +283,20 @@ def run(
                     continue
             if item.cached is None and cache is not None:
                 item.cached = cache.valid_entry(name, stamp, settings.fingerprint(), data)
+            item.read = True
+            item.signalled = not use_prefilter or prefilter.signalled(keys, data, name, settings)
             if indexed and known_facts is None:
-                if wants_facts(data):
+                # a file whose prefilter asked every family that needs its signal for
+                # facts, and found none, can hold only registry facts
+                unsignalled = not item.signalled and (
+                    prefilter.ANY_FRAMEWORK in keys or all(k in keys for k in SIGNALLED_FACTS)
+                )
+                if wants_facts(data, unsignalled):
                     to_extract.append((item, data))
                 else:
                     known_facts = dict(EMPTY_FACTS.data)
                     if cache is not None:
                         cache.store_facts(name, stamp, known_facts, context)
-            item.read = True
-            item.signalled = not use_prefilter or prefilter.signalled(keys, data, name, settings)
             item.data = data if item.signalled else None
             if not item.signalled and cache is not None:
                 item.digest = content_digest(data)

@@ -29,7 +29,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from lint_rules.analysis.summaries import module_file
 from lint_rules.fileio import read_regular
@@ -148,8 +148,20 @@ def wants_full_facts(data: bytes) -> bool:
     return b"behav" in data and prefilter.has_signal("openai_agents", data, "")
 
 
-def wants_facts(data: bytes) -> bool:
-    """Whether a file's bytes can hold a cross-file fact of any family."""
+SIGNALLED_FACTS: Final = ("openai_agents", "mcp", "pydantic_ai")
+"""The families whose cross-file facts need the family's own byte signal (the Chat
+Completions registry facts need none: a registry module may import nothing)."""
+
+
+def wants_facts(data: bytes, unsignalled: bool = False) -> bool:
+    """Whether a file's bytes can hold a cross-file fact of any family.
+
+    ``unsignalled``: the prefilter found no signal of any family of ``SIGNALLED_FACTS``
+    in these bytes, so only the Chat Completions facts are still possible (the caller
+    saves three scans of the file).
+    """
+    if unsignalled:
+        return wants_chat_facts(data)
     return (
         wants_full_facts(data)
         or wants_chat_facts(data)
