@@ -76,6 +76,14 @@ def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
         ("return 1 and 2", Kind.INT),
         ("n = 3\nreturn n", Kind.INT),
         ("if conv:\n    n = 1\nelse:\n    n = 2\nreturn n", Kind.INT),
+        # The one plain assignment that reaches the use on every path.
+        ("n = len(conv)\nn = str(n)\nreturn n", Kind.STR),
+        ("n = 1\ndel n\nn = 2\nreturn n", Kind.INT),
+        ("n = {}\nn['k'] = conv\nn = json(n)\nn = 'x'; return n", Kind.STR),
+        ("if conv:\n    n = 'x'\n    return n\nn = 3\nreturn n", Kind.INT),
+        ("n = 'x'\nfor c in conv:\n    n = 1\n    if c:\n        return n", Kind.INT),
+        ("n = 'x'\nwith conv:\n    pass\nreturn n", Kind.STR),
+        ("n = 1\ntry:\n    n = 'x'\n    return n\nfinally:\n    log(n)", Kind.STR),
         ("return -3", Kind.INT),
     ],
 )
@@ -106,8 +114,20 @@ def test_known_shapes(body: str, kind: Kind) -> None:
         "with conv as n:\n    pass\nreturn n",
         "global n\nn = 1\nreturn n",
         "if (n := 3):\n    pass\nreturn n",
-        "n = 1\ndel n\nn = 2\nreturn n",
         "n = 1\nif conv:\n    n = 'x'\nreturn n",
+        # The flow reading gives up on any binding between the assignment and the use.
+        "n = 'x'\nif conv:\n    n = 1\nreturn n",
+        "n = 'x'\ntry:\n    n = 1\nexcept E:\n    pass\nreturn n",
+        "n = 'x'\nwhile conv:\n    n = 1\nreturn n",
+        "n = 'x'\nfor c in conv:\n    n = 1\n    if c:\n        break\nreturn n",
+        "n = 'x'\nn += 1\nreturn n",
+        "n = 1\nm = n = 'x'\n(n, m) = conv\nreturn n",
+        "n = 1\nif (n := conv):\n    return n",
+        "n = 1\nn = [n := 2]\nreturn n",
+        "n = 1\ndef g():\n    nonlocal n\n    n = 'x'\nn = 2\ng()\nreturn n",
+        "n = 1\nimport n\nreturn n",
+        "n = 1\nclass n:\n    pass\nreturn n",
+        "n = 1\nn = 'x'\nreturn lambda: n",
         "return 2 ** conv.x",
         "return undefined_name",
     ],
@@ -368,6 +388,11 @@ def test_element_shapes() -> None:
     assert _item("out = ['a']\nout.sort(key=len)\nreturn out") is None
     assert _item("out = ['a']\nfill(out)\nreturn out") is None
     assert _item("out = ['a']\nalias = out\nalias.append(1)\nreturn out") is None
+    # the assignment that reaches the use keeps its elements while nothing can reach them
+    assert _item("out = 1\nout = ['a']\nreturn out") is str_
+    assert _item("out = 1\nout = ['a']\nfill(out)\nreturn out") is None
+    assert _item("out = 1\nout = ['a']\nf = lambda: out.append(1)\nreturn out") is None
+    assert _item("out = 1\ndef g():\n    out.append(2)\nout = ['a']\ng()\nreturn out") is None
     assert _item("return names", params="conv, names: list[str]") is str_
     assert _item("return names", params="conv, names: tuple[int, ...]") is Kind.INT
     assert _item("return names", params="conv, names: List[str]") is str_

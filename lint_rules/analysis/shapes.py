@@ -43,7 +43,8 @@ from lint_rules.analysis.literals import float_value, int_value, string_value
 from lint_rules.analysis.module import ParsedModule, _module_level_statements
 from lint_rules.analysis.returns import analyse_function
 from lint_rules.analysis.summaries import Class, Function
-from lint_rules.analysis.walk import child_list
+from lint_rules.analysis.walk import child_list, parent_map
+from lint_rules.analysis.walk import find as walk_find
 
 
 class Kind(enum.Enum):
@@ -425,6 +426,11 @@ class _Binding:
     block: int = 0
     order: int = 0
     """Where the (first) plain assignment stands: its statement block and position."""
+    sites: list[cst.CSTNode] = field(default_factory=list)
+    """Every node that binds the name, of any form (for the flow reading of a use)."""
+    unplaced: bool = False
+    """Bound where the flow reading cannot place it: ``global``/``nonlocal``, or in a
+    nested function, class or lambda (which may run at any time)."""
 
 
 class _BindingCollector:
@@ -451,6 +457,8 @@ class _BindingCollector:
         self.scope_escapes = False
         self._block = 0
         self._order = 0
+        self._depth = 0
+        """How many nested functions, classes and lambdas the walk is in."""
 
     def collect(self, body: cst.CSTNode) -> dict[str, _Binding]:
         self._block = id(body)
@@ -468,9 +476,16 @@ class _BindingCollector:
     def _unknown(self, target: cst.BaseExpression) -> None:
         """``target`` is bound by a form whose value is not tracked."""
         for name in target_names(target):
-            self._binding(name).unknown = True
+            binding = self._binding(name)
+            binding.unknown = True
+            self._site(binding, target)
             self.touched.add(name)
         self._store_roots(target, None)
+
+    def _site(self, binding: _Binding, node: cst.CSTNode) -> None:
+        binding.sites.append(node)
+        if self._depth:
+            binding.unplaced = True
 
     def _store_roots(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         """Walk the subscript/attribute parts of a target as stores."""
@@ -547,9 +562,10 @@ class _BindingCollector:
             return True
         return False
 
-    def _bind(self, name: str, value: cst.BaseExpression) -> None:
-        binding = self._binding(name)
-        self.touched.add(name)
+    def _bind(self, target: cst.Name, value: cst.BaseExpression) -> None:
+        binding = self._binding(target.value)
+        self._site(binding, target)
+        self.touched.add(target.value)
         self._order += 1
         if not binding.values:
             binding.block, binding.order = self._block, self._order
@@ -640,7 +656,7 @@ class _BindingCollector:
     def assign(self, node: cst.Assign, context: _Context) -> None:
         for target in node.targets:
             if isinstance(target.target, cst.Name):
-                self._bind(target.target.value, node.value)
+                self._bind(target.target, node.value)
             elif isinstance(target.target, (cst.Subscript, cst.Attribute)):
                 self._store_roots(target.target, node.value)
             else:
@@ -651,7 +667,7 @@ class _BindingCollector:
         target = node.target
         if isinstance(target, cst.Name):
             if node.value is not None:
-                self._bind(target.value, node.value)
+                self._bind(target, node.value)
         else:
             self._store_roots(target, node.value)
         self._visit(node.annotation, _READ)
@@ -663,6 +679,7 @@ class _BindingCollector:
         if isinstance(target, cst.Name):
             binding = self._binding(target.value)
             binding.augmented.append(node)
+            self._site(binding, target)
             binding.contents_unknown = True  # ``out += [x]`` extends in place
             self.touched.add(target.value)
         else:
@@ -701,7 +718,9 @@ class _BindingCollector:
             for arg in (*node.bases, *node.keywords):
                 self._visit(arg.value, _ESCAPE)
         outer = self._block
+        self._depth += 1
         self._visit(node.body, _ESCAPE)
+        self._depth -= 1
         self._block = outer
 
     def _parameters(self, params: cst.Parameters) -> None:
@@ -713,7 +732,9 @@ class _BindingCollector:
 
     def lambda_(self, node: cst.Lambda, context: _Context) -> None:
         self._parameters(node.params)
+        self._depth += 1
         self._visit(node.body, _ESCAPE)
+        self._depth -= 1
 
     def comp_for(self, node: cst.CompFor, context: _Context) -> None:
         self._unknown(node.target)
@@ -728,7 +749,8 @@ class _BindingCollector:
 
     def declaration(self, node: cst.Global | cst.Nonlocal, context: _Context) -> None:
         for item in node.names:
-            self._binding(item.name.value).unknown = True
+            binding = self._binding(item.name.value)
+            binding.unknown = binding.unplaced = True
             self.touched.add(item.name.value)
 
     def capture(self, node: cst.MatchAs | cst.MatchStar, context: _Context) -> None:
@@ -845,6 +867,73 @@ _HANDLERS: Final[Mapping[type[cst.CSTNode], _Handler]] = {
 each as an escaping use)."""
 
 
+# ----------------------------------------------------------------- flow
+
+_STATEMENT_BLOCKS: Final = (cst.IndentedBlock, cst.SimpleStatementLine, cst.SimpleStatementSuite)
+_SCOPES: Final = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+class _Unbound(enum.Enum):
+    NOT_BOUND = enum.auto()
+
+
+_NOT_BOUND: Final = _Unbound.NOT_BOUND
+
+
+def _ancestor_ids(
+    node: cst.CSTNode, parents: Mapping[int, cst.CSTNode], top: cst.CSTNode
+) -> set[int]:
+    """``id`` of ``node`` and of each node above it, up to ``top``."""
+    held = {id(node)}
+    current = parents.get(id(node))
+    while current is not None and current is not top:
+        held.add(id(current))
+        current = parents.get(id(current))
+    return held
+
+
+def _occurrences(name: str, statements: Sequence[cst.CSTNode]) -> int:
+    """How many ``Name`` nodes spell ``name`` in ``statements``."""
+    return sum(
+        1
+        for statement in statements
+        for node in walk_find(statement, cst.Name)
+        if isinstance(node, cst.Name) and node.value == name
+    )
+
+
+def _binding_in(
+    statement: cst.CSTNode, name: str, holders: Sequence[set[int]]
+) -> cst.BaseExpression | _Unbound | None:
+    """What ``statement`` leaves bound to ``name`` after it runs: the value of a plain
+    ``name = value`` (the last of a ``;`` line), ``None`` for any other binding or one
+    nested in it, :data:`_NOT_BOUND` when it binds nothing of that name."""
+    if not any(id(statement) in held for held in holders):
+        return _NOT_BOUND
+    if isinstance(statement, cst.SimpleStatementLine):
+        for small in reversed(statement.body):
+            found = _binding_in(small, name, holders)
+            if found is not _NOT_BOUND:
+                return found
+        return None
+    if isinstance(statement, cst.Assign):
+        value: cst.BaseExpression | None = statement.value
+        targets = [t.target for t in statement.targets]
+    elif isinstance(statement, cst.AnnAssign):
+        value, targets = statement.value, [statement.target]
+    else:
+        return None
+    if value is None:
+        return None
+    plain = [t for t in targets if isinstance(t, cst.Name) and t.value == name]
+    inside = [held for held in holders if id(statement) in held]
+    if not plain or len(inside) != len(plain):
+        return None  # bound also by an unpacking or a walrus in the value
+    if any(not any(id(t) in held for t in plain) for held in inside):
+        return None
+    return value
+
+
 # ----------------------------------------------------------------- inference
 
 
@@ -875,6 +964,11 @@ class ShapeInference:
             for param in parameters(function.params):
                 self._parameters[param.name.value] = param
         self._resolving: set[str] = set()
+        self._parents: dict[int, cst.CSTNode] | None = None
+        self._holders: dict[str, list[set[int]]] = {}
+        """Name → for each node that binds it, the ids of that node and of its parents."""
+        self._fresh: dict[str, bool] = {}
+        """Name → whether every use of it is fresh (:meth:`_reaching_value`)."""
         self._masked: list[str] = []
         """Names bound by the comprehension being inferred: not the function's."""
         self._calling = _calling
@@ -1000,6 +1094,17 @@ class ShapeInference:
                 binding.values or binding.augmented or binding.unknown
             )
             param = self._parameters.get(name)
+            if rebound and name not in self._resolving:
+                assert binding is not None
+                reaching = self._reaching_value(expr, binding)
+                if reaching is not None:
+                    reached, untouched = reaching
+                    self._resolving.add(name)
+                    try:
+                        shape = self._infer(reached)
+                        return shape if untouched else self._after_uses(shape, binding)
+                    finally:
+                        self._resolving.discard(name)
             if param is not None:
                 if rebound:
                     return UNKNOWN  # a parameter that is reassigned
@@ -1025,6 +1130,99 @@ class ShapeInference:
             finally:
                 self._resolving.discard(name)
         return UNKNOWN
+
+    def _reaching_value(
+        self, use: cst.Name, binding: _Binding
+    ) -> tuple[cst.BaseExpression, bool] | None:
+        """The value of the one plain assignment that reaches ``use`` on every path, and
+        whether no code can have changed its contents by the time of the use; ``None``
+        when that is not certain (see :meth:`_reach`).
+
+        The contents are untouched when every use of the name in the function is fresh
+        — the name occurs nowhere from its reaching assignment to the statement that
+        holds it but in the use itself, and no loop repeats the use alone — and the name
+        occurs in no nested scope (which may run at any time): then each value assigned
+        is read through the name once, where it is used, and even a list's elements are
+        known there.
+        """
+        reach = self._reach(use, binding)
+        if reach is None:
+            return None
+        untouched = self._fresh.get(use.value)
+        if untouched is None:
+            untouched = self._fresh[use.value] = self._every_use_fresh(use.value, binding)
+        return reach[0], untouched
+
+    def _reach(self, use: cst.Name, binding: _Binding) -> tuple[cst.BaseExpression, bool] | None:
+        """The value of the plain assignment that reaches ``use`` on every path, read from
+        the statement blocks around it, and whether the use is fresh (see
+        :meth:`_reaching_value`); ``None`` when no such assignment is certain.
+
+        Walking out from ``use``, the statements before it in each enclosing block are
+        read nearest first: a plain ``name = value`` there is the answer; any other binding
+        of the name — or one inside the statement that holds ``use`` at that level, such
+        as a loop that rebinds it after the use — ends the reading with no answer. So
+        ``output = [...]`` then ``results.append({"content": output})`` in one ``elif``
+        reads the list, not the join of every branch's value.
+        """
+        if binding.unplaced or self.function is None:
+            return None
+        parents = self._parent_map()
+        top = self.function.body
+        holders = self._holders.get(use.value)
+        if holders is None:
+            holders = [_ancestor_ids(site, parents, top) for site in binding.sites]
+            self._holders[use.value] = holders
+        child: cst.CSTNode = use
+        repeated = False  # the use runs again without the assignment: in a loop below it
+        while child is not top:
+            parent = parents.get(id(child))
+            if parent is None or isinstance(parent, _SCOPES):
+                return None  # not this function's tree, or under a nested scope
+            repeated = repeated or isinstance(parent, (cst.For, cst.While))
+            body = parent.body if isinstance(parent, _STATEMENT_BLOCKS) else None
+            if isinstance(body, Sequence):
+                if any(id(child) in held for held in holders):
+                    return None  # bound inside the statement that holds the use
+                at = next(i for i, statement in enumerate(body) if statement is child)
+                for back in range(at - 1, -1, -1):
+                    found = _binding_in(body[back], use.value, holders)
+                    if found is None:
+                        return None
+                    if found is not _NOT_BOUND:
+                        between = body[back + 1 : at + 1]
+                        return found, not repeated and _occurrences(use.value, between) == 1
+            child = parent
+        return None
+
+    def _parent_map(self) -> dict[int, cst.CSTNode]:
+        assert self.function is not None
+        if self._parents is None:
+            self._parents = parent_map(self.function.body)
+        return self._parents
+
+    def _every_use_fresh(self, name: str, binding: _Binding) -> bool:
+        """Whether every occurrence of ``name`` in the function is a plain assignment's
+        target or a fresh use of one, and none is in a nested scope."""
+        assert self.function is not None
+        parents, top = self._parent_map(), self.function.body
+        for node in walk_find(top, cst.Name):
+            if not isinstance(node, cst.Name) or node.value != name:
+                continue
+            parent = parents.get(id(node))
+            if isinstance(parent, cst.AssignTarget) or (
+                isinstance(parent, cst.AnnAssign) and parent.target is node
+            ):
+                continue
+            current = parent
+            while current is not None and current is not top:
+                if isinstance(current, _SCOPES):
+                    return False
+                current = parents.get(id(current))
+            reach = self._reach(node, binding)
+            if reach is None or not reach[1]:
+                return False
+        return True
 
     def _assigned(self, binding: _Binding) -> Shape:
         """The join of a name's assigned values, augmented assignments applied until the

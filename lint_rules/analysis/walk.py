@@ -179,6 +179,19 @@ def iter_nodes(
                 extend(below)
 
 
+def parent_map(tree: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """``id`` of a node → its parent (``walk.child_list``: LibCST's ``children`` builds
+    a visitor per node, which cost most of a tool-heavy run)."""
+    parents: dict[int, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        for child in child_list(node):
+            parents[id(child)] = node
+            stack.append(child)
+    return parents
+
+
 def outside_nested_scopes(node: cst.CSTNode) -> bool:
     """A ``descend`` that stays out of nested functions, classes and lambdas."""
     found = _IS_SCOPE.get(node.__class__)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from lint_rules.analysis.module import ParsedModule
-from lint_rules.analysis.walk import child_list
+from lint_rules.analysis.walk import parent_map
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat._loops import HEAD
 from lint_rules.frameworks.openai_chat.recognition import (
@@ -369,7 +369,7 @@ class _Flow:
         scope = index.enclosing_scope(node) or self.module.tree
         parents = self._scope_parents.get(id(scope))
         if parents is None:
-            parents = self._scope_parents[id(scope)] = _parent_map(scope)
+            parents = self._scope_parents[id(scope)] = parent_map(scope)
         return parents.get(id(node))
 
     def position(self, node: cst.CSTNode) -> int:
@@ -860,16 +860,3 @@ def _assistant_like(node: cst.CSTNode) -> bool:
         role = string_value(arg.value)
         return role is None or role == "assistant"
     return False
-
-
-def _parent_map(tree: cst.CSTNode) -> dict[int, cst.CSTNode]:
-    """``id`` of a node → its parent (``walk.child_list``: LibCST's ``children`` builds
-    a visitor per node, which cost most of a tool-heavy run)."""
-    parents: dict[int, cst.CSTNode] = {}
-    stack: list[cst.CSTNode] = [tree]
-    while stack:
-        node = stack.pop()
-        for child in child_list(node):
-            parents[id(child)] = node
-            stack.append(child)
-    return parents
