@@ -51,6 +51,7 @@ from lint_rules.fixes import (
 )
 from lint_rules.model import Diagnostic
 from lint_rules.notebook import Notebook, NotebookError, is_notebook
+from lint_rules.rules import UNSUPPRESSIBLE
 
 __all__ = ["AddNoqaResult", "FileNoqa", "add_noqa_to_files", "add_noqa_to_source", "noqa_line"]
 
@@ -120,6 +121,8 @@ def add_noqa_to_source(
     """``source`` with a directive for each of ``diagnostics`` (computed on ``source``)."""
     by_row: dict[int, set[str]] = {}
     for diagnostic in diagnostics:
+        if diagnostic.code in UNSUPPRESSIBLE:
+            continue  # a directive would hide an unchecked file from every later run
         by_row.setdefault(diagnostic.noqa_row, set()).add(diagnostic.code)
     lines = split_lines(source)
     edits: dict[int, str] = {}
@@ -193,7 +196,8 @@ def add_noqa_to_files(
     would be wrong), as is one that changes between reading and writing.
     """
     outcomes: list[FileNoqa] = []
-    for path, diagnostics, source in files:
+    for path, found, source in files:
+        diagnostics = [d for d in found if d.code not in UNSUPPRESSIBLE]
         if not diagnostics or source is None:
             continue
         outcome = FileNoqa(path)

@@ -33,7 +33,7 @@ from lint_rules.catalog import DEFAULT_ENABLED
 from lint_rules.config import Settings
 from lint_rules.model import Diagnostic, Edit, Fix, Location
 from lint_rules.notebook import Notebook, NotebookError, NotebookText, is_notebook
-from lint_rules.rules import Finding, InternalError, ParseError, Rule, all_rules
+from lint_rules.rules import UNSUPPRESSIBLE, Finding, InternalError, ParseError, Rule, all_rules
 
 if TYPE_CHECKING:
     from lint_rules.frameworks.tool_function import ToolFunction
@@ -446,7 +446,9 @@ def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]
         # A rule's diagnostic starts where its node's first token does; a parse
         # error's position may be anywhere (inside an unterminated string).
         token_start = diagnostic.code != ParseError.code
-        if directives.suppresses(diagnostic.code, row, token_start=token_start):
+        if diagnostic.code not in UNSUPPRESSIBLE and directives.suppresses(
+            diagnostic.code, row, token_start=token_start
+        ):
             continue
         noqa_row = directives.noqa_row(row, token_start=token_start)
         if noqa_row != row:

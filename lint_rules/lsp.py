@@ -131,7 +131,7 @@ from lint_rules.engine import check_source
 from lint_rules.fileio import read_regular
 from lint_rules.model import Applicability, Diagnostic, Fix, Location, Severity
 from lint_rules.notebook import Notebook, NotebookError, changed_sources, from_cells
-from lint_rules.rules import InternalError, ParseError
+from lint_rules.rules import UNSUPPRESSIBLE, InternalError, ParseError
 
 __all__ = ["DEBOUNCE_SECONDS", "FIX_ALL_KIND", "ToolretLanguageServer", "ToolretProtocol", "main"]
 
@@ -1751,7 +1751,10 @@ def _apply_one(source: str, fix: Fix) -> str | None:
 
 
 def _with_noqa(source: str, row: int, code: str) -> str | None:
-    """``source`` with ``code`` silenced on ``row``; ``None`` if there is nothing to add."""
+    """``source`` with ``code`` silenced on ``row``; ``None`` if there is nothing to add
+    (or ``code`` is one no directive silences)."""
+    if code in UNSUPPRESSIBLE:
+        return None
     index = _LineIndex(source)
     if not 1 <= row <= len(index.starts):
         return None

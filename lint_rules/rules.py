@@ -116,6 +116,11 @@ class ParseError(EngineRule):
     expressions LibCST could only parse in minutes (a left-recursive chain of
     thousands of `+` or `[0]`) is reported here too, at the chain, instead of
     being parsed.
+
+    No `# noqa` silences it and `--add-noqa` never writes one for it, as ruff
+    never silences a syntax error: a directive would hide a file toolret could
+    not check from every later run. Fix the file, exclude it, or deselect the
+    code.
     """
 
     code = "TRV001"
@@ -135,7 +140,7 @@ class InternalError(EngineRule):
     it to toolret's maintainers with the file (or a reduced version of it).
     The flake8 plugin also uses this
     code to report an invalid `[tool.toolret]` configuration, since flake8
-    plugins cannot stop the run.
+    plugins cannot stop the run. Like TRV001, no `# noqa` silences it.
     """
 
     code = "TRV002"
@@ -162,13 +167,19 @@ class IoError(EngineRule):
     toolret reads only regular files: a named pipe or a link to `/dev/zero`
     would otherwise block the run forever or read until memory runs out.
     Deselecting `TRV003` turns these diagnostics into warnings on stderr, as
-    ruff does for `E902`.
+    ruff does for `E902`. Like TRV001, no `# noqa` silences it.
     """
 
     code = "TRV003"
     name = "io-error"
     severity = Severity.ERROR
     message = "A path to check, or a project file toolret reads, could not be read"
+
+
+UNSUPPRESSIBLE: frozenset[str] = frozenset({ParseError.code, InternalError.code, IoError.code})
+"""Codes no ``# noqa`` silences and ``--add-noqa`` never writes (a file that does not
+parse, a crash, a path that cannot be read): as ruff's syntax errors, a directive would
+hide a file toolret did not check from every later run."""
 
 
 def all_rules() -> tuple[type[Rule], ...]:
