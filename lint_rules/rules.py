@@ -15,11 +15,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import libcst as cst
 
+from lint_rules.analysis.names import means_builtin, means_module
 from lint_rules.model import Applicability, Severity
+
+if TYPE_CHECKING:
+    from lint_rules.analysis.module import ParsedModule
 
 
 @dataclass(frozen=True)
@@ -213,14 +217,18 @@ def get_rule(code_or_name: str) -> type[Rule] | None:
     return None
 
 
-def wrap_in_str(expr: cst.BaseExpression) -> FixSpec:
-    """The project's signature fix: ``x`` → ``str(x)``, the user's own parentheses kept.
+def wrap_in_str(expr: cst.BaseExpression, module: ParsedModule) -> FixSpec | None:
+    """The project's signature fix: ``x`` → ``str(x)``, the user's own parentheses kept;
+    ``None`` where ``str`` at ``expr`` is not the builtin (``str = None``, a parameter
+    ``str``, a star import: :func:`~lint_rules.analysis.names.means_builtin`).
 
     Two insertions around the expression (whose range excludes its own
     parentheses), so ``return(3)`` becomes ``return(str(3))`` and comments or
     line breaks inside the expression are untouched. Wrapping a whole
     expression in a call never changes its precedence.
     """
+    if not means_builtin(module, expr, "str"):
+        return None
     return FixSpec(
         title="Wrap in `str()`",
         applicability=Applicability.SAFE,
@@ -228,10 +236,13 @@ def wrap_in_str(expr: cst.BaseExpression) -> FixSpec:
     )
 
 
-def wrap_in_json_dumps(expr: cst.BaseExpression) -> FixSpec:
+def wrap_in_json_dumps(expr: cst.BaseExpression, module: ParsedModule) -> FixSpec | None:
     """``x`` → ``json.dumps(x)`` (unsafe: ``json.dumps`` raises on values it cannot
-    encode, where the original failed otherwise); offer it only where the module
-    already has ``import json``: it never adds an import."""
+    encode, where the original failed otherwise); offered only where ``json`` at
+    ``expr`` is the module of the file's own ``import json`` and nothing else binds
+    it: it never adds an import."""
+    if not means_module(module, expr, "json"):
+        return None
     return FixSpec(
         title="Wrap in `json.dumps()`",
         applicability=Applicability.UNSAFE,

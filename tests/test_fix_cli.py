@@ -16,6 +16,7 @@ import pytest
 from click.testing import Result
 
 from lint_rules import fixes
+from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
 from lint_rules.engine import check_source
@@ -200,7 +201,7 @@ def test_file_modified_between_read_and_write_is_left_alone(
 def test_fix_that_would_not_parse_is_dropped_and_reported(
     project: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken_wrap(expr: object) -> FixSpec:
+    def broken_wrap(expr: object, module: object) -> FixSpec:
         return FixSpec("Wrap", Applicability.SAFE, (EditSpec(expr, "str(", "before"),))  # type: ignore[arg-type]
 
     monkeypatch.setattr(trv101, "wrap_in_str", broken_wrap)
@@ -223,10 +224,10 @@ def test_a_rejected_fix_is_not_counted_as_fixable_after_fixing(
     (functions / "price.py").write_text("def price(conv):\n    return 4.5\n")
     (functions / "end_call.py").write_text('def end_call(conv):\n    return {"utterence": "Bye"}\n')
 
-    def wrap_but_not_three(expr: cst.BaseExpression) -> FixSpec:
+    def wrap_but_not_three(expr: cst.BaseExpression, module: ParsedModule) -> FixSpec | None:
         if isinstance(expr, cst.Integer) and expr.value == "3":
             return FixSpec("Wrap", Applicability.SAFE, (EditSpec(expr, "str(", "before"),))
-        return wrap_in_str(expr)
+        return wrap_in_str(expr, module)
 
     monkeypatch.setattr(trv101, "wrap_in_str", wrap_but_not_three)
     rejection = (

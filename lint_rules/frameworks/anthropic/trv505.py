@@ -35,6 +35,10 @@ class AnthropicToolResultContentType(Rule):
     module already has `import json`. It is unsafe: `json.dumps` raises
     `TypeError` on values it cannot encode (a `set`, a `datetime`).
 
+    The fix is offered only where `json` there is the module of the file's own
+    `import json`: not where anything else binds the name (`json = ...`, a
+    parameter or local `json`, `import simplejson as json`, a star import).
+
     ## References
     - [Anthropic: handling tool use](https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use)
     """
@@ -150,7 +154,6 @@ def answer(messages, response, registry):
         if not context.is_checked:
             return
         module = context.module
-        has_json = module.imports.get("json") == "json" and "json" not in module.shadowed
         for scope, block in context.tool_results:
             entry = dict_entry(block, "content")
             if entry is None:
@@ -159,16 +162,13 @@ def answer(messages, response, registry):
             what = not_content(context.inference(function).infer(entry.value))
             if what is None or not context.follow(scope, block).reaches:
                 continue
-            fix = None
-            if has_json and "json" not in scope.assignments:
-                fix = wrap_in_json_dumps(entry.value)
             yield Finding(
                 node=entry.key,
                 message=(
                     f"`tool_result` `content` is {what}: the API accepts only a string or a "
                     "list of content blocks (HTTP 400); serialise it with `json.dumps()`"
                 ),
-                fix=fix,
+                fix=wrap_in_json_dumps(entry.value, module),
             )
 
 

@@ -38,6 +38,10 @@ class AnthropicBetaToolReturn(Rule):
     For an `int` or `float` return value the fix wraps it in `str()`: exactly
     the text the model should read, so the fix is safe.
 
+    No fix is offered where `str` there is not the builtin: a module-level
+    `str = ...`, a parameter or local named `str`, a `global str` rebound
+    elsewhere, or a star import that could bind it. The diagnostic stays.
+
     ## References
     - [Anthropic SDK: tool helpers](https://github.com/anthropics/anthropic-sdk-python/blob/main/tools.md)
     """
@@ -147,7 +151,7 @@ async def fetch_page(url: str):
                             f"`@beta_tool` `{function.name.value}` returns {what}: "
                             f"{_consequence(shape.kind)}; return a `str`"
                         ),
-                        fix=wrap_in_str(value) if shape.kind in _WRAPPABLE else None,
+                        fix=wrap_in_str(value, module) if shape.kind in _WRAPPABLE else None,
                     )
             if known or function.returns is None:
                 continue

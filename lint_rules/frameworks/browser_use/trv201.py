@@ -63,6 +63,10 @@ class BrowserUseInvalidReturnType(Rule):
     decide what the model should read.
     ## References
     - [browser-use: custom tools](https://docs.browser-use.com/)
+
+    No fix is offered where `str` there is not the builtin: a module-level
+    `str = ...`, a parameter or local named `str`, a `global str` rebound
+    elsewhere, or a star import that could bind it. The diagnostic stays.
     """
 
     code = "TRV201"
@@ -228,5 +232,7 @@ def count_rows(rows: list) -> int:
                         f"Action `{action.name}` returns `{described}`: browser-use raises "
                         f"`Invalid action result type` after the action ran{hint}"
                     ),
-                    fix=wrap_in_str(node) if shape.kind in WRAPPABLE_KINDS else None,
+                    fix=wrap_in_str(node, context.module)
+                    if shape.kind in WRAPPABLE_KINDS
+                    else None,
                 )

@@ -46,6 +46,10 @@ class BrowserUseNonStringContent(Rule):
     use `json.dumps(...)` (suggested, not applied).
     ## References
     - [browser-use: custom tools](https://docs.browser-use.com/)
+
+    No fix is offered where `str` there is not the builtin: a module-level
+    `str = ...`, a parameter or local named `str`, a `global str` rebound
+    elsewhere, or a star import that could bind it. The diagnostic stays.
     """
 
     code = "TRV205"
@@ -156,5 +160,7 @@ def summary(rows: list) -> ActionResult:
                         f"`{field_name}` must be a `str`, not `{shape.describe()}`: "
                         f"`ActionResult` raises `ValidationError`{hint}"
                     ),
-                    fix=wrap_in_str(arg.value) if shape.kind in WRAPPABLE_KINDS else None,
+                    fix=wrap_in_str(arg.value, context.module)
+                    if shape.kind in WRAPPABLE_KINDS
+                    else None,
                 )

@@ -46,6 +46,10 @@ class AgentsFinalOutputNotStr(Rule):
     conversion the runner already does, made explicit, so the result is
     unchanged. It is safe.
 
+    No fix is offered where `str` there is not the builtin: a module-level
+    `str = ...`, a parameter or local named `str`, a `global str` rebound
+    elsewhere, or a star import that could bind it. The diagnostic stays.
+
     ## References
     - [OpenAI Agents SDK: agents, output types](https://openai.github.io/openai-agents-python/agents/)
     """
@@ -199,7 +203,7 @@ billing = Agent(name="Billing", output_types=Invoice, tool_use_behavior=invoice_
                 )
                 fix = None
                 if shape.kind in _WRAPPABLE and not fixed:
-                    fix = wrap_in_str(result.final_output.value)
+                    fix = wrap_in_str(result.final_output.value, context.module)
                     fixed = True
                 yield Finding(
                     node=node,

@@ -35,6 +35,10 @@ class ChatToolContentNotString(Rule):
     `json.dumps` raises `TypeError` on values it cannot encode (a `set`, a
     `datetime`), where the original request failed with HTTP 400 instead.
 
+    The fix is offered only where `json` there is the module of the file's own
+    `import json`: not where anything else binds the name (`json = ...`, a
+    parameter or local `json`, `import simplejson as json`, a star import).
+
     ## References
     - [OpenAI: function calling](https://platform.openai.com/docs/guides/function-calling)
     """
@@ -180,7 +184,6 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
         if not context.checks(self.code, settings):
             return
         module = context.module
-        has_json = module.imports.get("json") == "json" and "json" not in module.shadowed
         for scope, message in context.tool_messages:
             entry = dict_entry(message, "content")
             if entry is None:
@@ -190,9 +193,6 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
             what = _not_accepted(shape)
             if what is None:
                 continue
-            fix = None
-            if has_json and not (function is not None and "json" in scope.assignments):
-                fix = wrap_in_json_dumps(entry.value)
             yield Finding(
                 node=entry.key,
                 message=(
@@ -200,7 +200,7 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
                     f"or a list of text parts ({context.contract.bad_content}); serialise "
                     "it with `json.dumps()`"
                 ),
-                fix=fix,
+                fix=wrap_in_json_dumps(entry.value, module),
             )
 
 

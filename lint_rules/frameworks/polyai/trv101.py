@@ -61,6 +61,10 @@ class PolyaiInvalidReturnType(Rule):
     …) have no automatic fix: decide what the LLM should be told.
     ## References
     - [PolyAI: tool return values](https://docs.poly.ai/)
+
+    No fix is offered where `str` there is not the builtin: a module-level
+    `str = ...`, a parameter or local named `str`, a `global str` rebound
+    elsewhere, or a star import that could bind it. The diagnostic stays.
     """
 
     code = "TRV101"
@@ -256,5 +260,5 @@ def slot_count(conv):
                     f"PolyAI function `{context.name}` returns `{kind}`; Agent Studio "
                     "accepts only a `str` or a `dict`"
                 ),
-                fix=wrap_in_str(node) if shape.kind in WRAPPABLE_KINDS else None,
+                fix=wrap_in_str(node, context.module) if shape.kind in WRAPPABLE_KINDS else None,
             )

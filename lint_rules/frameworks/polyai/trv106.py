@@ -49,6 +49,11 @@ class PolyaiInvalidKeyValue(Rule):
     fix is safe. A wrong value for another key (`hangup`, `transition`, …) or
     a `None`-returning call has no automatic fix: what should happen there is
     a decision, not a conversion.
+
+    No fix is offered where `str` there is not the builtin: a module-level
+    `str = ...`, a parameter or local named `str`, a `global str` rebound
+    elsewhere, or a star import that could bind it. The diagnostic stays.
+
     ## References
     - [PolyAI: return values](https://docs.poly.ai/)
     """
@@ -158,7 +163,7 @@ def queue_position(conv):
                 if problem is not None:
                     fix = None
                     if entry.key in _WRAPPABLE_KEYS and entry.value.kind in (Kind.INT, Kind.FLOAT):
-                        fix = wrap_in_str(node)
+                        fix = wrap_in_str(node, context.module)
                     yield Finding(node=node, message=problem, fix=fix)
                 if entry.key == "transition" and entry.value.kind is Kind.DICT:
                     for inner in entry.value.entries:
