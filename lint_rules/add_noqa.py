@@ -254,7 +254,11 @@ def _add_to_notebook(
     outcome.skipped = result.skipped
     if not result.added:
         return
-    written = notebook.with_sources(result.source)
+    try:
+        written = notebook.write_sources(result.source)
+    except NotebookError as error:  # this notebook is left as it is, the run goes on
+        outcome.problems.append(Problem(f"not changed: cannot write the notebook back ({error})"))
+        return
     if written is None:
         outcome.problems.append(Problem("not changed: the cells could not be written back"))
         return

@@ -596,11 +596,16 @@ def _fix_notebook(
     outcome.problems.extend(describe_fix_problems(result))
     fixed_notebook = notebook
     if result.changed:
-        written = notebook.with_sources(result.source)
+        problem = "not fixed: a fix changed the notebook outside its code cells"
+        try:
+            written = notebook.write_sources(result.source)
+            if written is not None:
+                fixed_notebook = Notebook.from_text(written[0], bom=notebook.bom)
+        except NotebookError as error:  # this notebook is left as it is, the run goes on
+            written = None
+            problem = f"not fixed: cannot write the notebook back ({error})"
         if written is None:
-            outcome.problems.append(
-                Problem("not fixed: a fix changed the notebook outside its code cells")
-            )
+            outcome.problems.append(Problem(problem))
             result = FixResult(
                 original=result.original,
                 source=result.original,
@@ -608,7 +613,6 @@ def _fix_notebook(
                 unsafe=unsafe,
             )
         else:
-            fixed_notebook = Notebook.from_text(written[0], bom=notebook.bom)
             outcome.fixed_bytes = notebook.encode(written[0])
     outcome.result = FixResult(
         original=NotebookText(notebook),

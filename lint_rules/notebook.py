@@ -204,6 +204,8 @@ class Notebook:
             raise NotebookError(
                 f"not valid JSON ({error.msg} at line {error.lineno} column {error.colno})"
             ) from None
+        except RecursionError:
+            raise NotebookError("not valid JSON (nested too deeply to be read)") from None
         if not isinstance(data, dict):
             raise NotebookError("not a notebook (the JSON is not an object)")
         version = data.get("nbformat")
@@ -215,6 +217,8 @@ class Notebook:
         cells: list[Cell] = []
         skipped: list[SkippedCell] = []
         for number, raw in enumerate(raw_cells, 1):
+            # An entry that is not an object is no cell of the module, but it keeps its
+            # place in the numbering (the writer's scan counts it too).
             if not isinstance(raw, dict) or raw.get("cell_type") != "code":
                 continue
             source = _joined(raw.get("source", ""))
@@ -326,6 +330,17 @@ class Notebook:
 
     def with_sources(self, python_source: str) -> tuple[str, list[int]] | None:
         """The notebook's text with the cells the module text changed, and their numbers;
+        ``None`` when it cannot be written: the module text does not split back into the
+        cells, or the cells' sources cannot be found in the JSON (``write_sources``
+        says which). Never raises."""
+        try:
+            return self.write_sources(python_source)
+        except NotebookError:
+            return None
+
+    def write_sources(self, python_source: str) -> tuple[str, list[int]] | None:
+        """As ``with_sources``, but the JSON whose sources cannot be found (a bug: the
+        scan accepts what ``json.loads`` read) raises ``NotebookError`` with the reason;
         ``None`` when the module text does not split back into the cells."""
         texts = self.cell_texts(python_source)
         if texts is None:
@@ -536,14 +551,32 @@ def _restore(text: str, cell: Cell) -> str:
 
 def _source_spans(text: str) -> dict[int, tuple[int, int]]:
     """Cell number → the character span of the cell's ``"source"`` value, found by
-    scanning the JSON text (``json`` gives values, not where they are)."""
-    scanner = _Scanner(text)
-    return scanner.cells()
+    scanning the JSON text (``json`` gives values, not where they are). Raises
+    ``NotebookError`` when the text cannot be scanned."""
+    try:
+        return _Scanner(text).cells()
+    except NotebookError as error:
+        reason = str(error)
+    except (ValueError, IndexError, RecursionError) as error:  # scanstring's JSONDecodeError
+        reason = str(error) or type(error).__name__
+    raise NotebookError(f"the cells' sources cannot be found in the JSON: {reason}")
 
 
 class _Scanner:
-    _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+    """Where the cells' sources are in a JSON text that ``json.loads`` accepted (the
+    notebook was read from it), read as ``json.loads`` reads it: ``NaN``, ``Infinity``
+    and ``-Infinity`` are values (Python's ``json`` writes them into outputs and widget
+    state); of a repeated key the last value counts; an entry of ``cells`` that is not an
+    object has no source but counts in the numbering, as in ``Notebook.from_text``.
+    Values other than the top object, ``cells`` and its cells are skipped without
+    recursion, so that nesting ``json.loads`` read never runs out of stack here."""
+
+    _SCALAR = re.compile(
+        r"true|false|null|NaN|-?Infinity|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?"
+    )
     _SPACE = re.compile(r"[ \t\n\r]*")
+    _PLAIN = re.compile(r'[^"\[\]{}]*')
+    """Inside an array or object: the text up to the next string or bracket."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -551,13 +584,14 @@ class _Scanner:
 
     def cells(self) -> dict[int, tuple[int, int]]:
         spans: dict[int, tuple[int, int]] = {}
-        self._space()
         self._expect("{")
         for key in self._keys():
-            if key != "cells":
+            self._space()
+            if key != "cells" or self._peek() != "[":
                 self._skip_value()
                 continue
-            self._expect("[")
+            spans = {}  # ``cells`` again: its last value is the one that was read
+            self.at += 1
             number = 0
             while True:
                 self._space()
@@ -565,15 +599,16 @@ class _Scanner:
                     self.at += 1
                     break
                 number += 1
-                self._expect("{")
-                for cell_key in self._keys():
-                    if cell_key == "source":
+                if self._peek() != "{":
+                    self._skip_value()
+                else:
+                    self.at += 1
+                    for cell_key in self._keys():
                         self._space()
                         start = self.at
                         self._skip_value()
-                        spans[number] = (start, self.at)
-                    else:
-                        self._skip_value()
+                        if cell_key == "source":
+                            spans[number] = (start, self.at)
                 self._space()
                 if self._peek() == ",":
                     self.at += 1
@@ -588,7 +623,6 @@ class _Scanner:
                 self.at += 1
                 return
             key, self.at = scanstring(self.text, self._after('"'))
-            self._space()
             self._expect(":")
             yield key
             self._space()
@@ -600,30 +634,33 @@ class _Scanner:
         char = self._peek()
         if char == '"':
             _, self.at = scanstring(self.text, self.at + 1)
-        elif char == "{":
-            self.at += 1
-            for _ in self._keys():
-                self._skip_value()
-        elif char == "[":
-            self.at += 1
-            while True:
-                self._space()
-                if self._peek() == "]":
-                    self.at += 1
-                    return
-                self._skip_value()
-                self._space()
-                if self._peek() == ",":
-                    self.at += 1
+        elif char in ("[", "{"):
+            self._skip_container()
         else:
-            for word in ("true", "false", "null"):
-                if self.text.startswith(word, self.at):
-                    self.at += len(word)
-                    return
-            match = self._NUMBER.match(self.text, self.at)
+            match = self._SCALAR.match(self.text, self.at)
             if match is None:
                 raise NotebookError(f"unexpected JSON at character {self.at}")
             self.at = match.end()
+
+    def _skip_container(self) -> None:
+        """Past the array or object that starts here (the text is valid JSON: counting
+        brackets outside strings finds its end)."""
+        text = self.text
+        depth = 0
+        while True:
+            plain = self._PLAIN.match(text, self.at)
+            assert plain is not None
+            self.at = plain.end()
+            char = self._peek()
+            if char == '"':
+                _, self.at = scanstring(text, self.at + 1)
+                continue
+            if not char:
+                raise NotebookError("the JSON ends inside an array or object")
+            self.at += 1
+            depth += 1 if char in "[{" else -1
+            if depth == 0:
+                return
 
     def _space(self) -> None:
         match = self._SPACE.match(self.text, self.at)
