@@ -59,6 +59,8 @@ class ParsedModule:
     """``id`` of a statement → its nodes' ranges and the line shift (``_generate``)."""
     _python_statements: list[ast.stmt] | Literal[False] | None = field(default=None, repr=False)
     """CPython's statements of the module (``False``: it cannot parse the source)."""
+    _statement_spans: dict[int, _Spans | None] = field(default_factory=dict, repr=False)
+    """``id`` of a statement list → its statements' spans (``_pick``), computed once."""
     """Statement index → (``id`` of its nodes → range as if it began the file, the line
     shift to add)."""
     _index: TreeIndex | None = field(default=None, repr=False)
@@ -246,7 +248,7 @@ class ParsedModule:
         indents: tuple[str, ...] = ()
         found = None
         while True:
-            picked = _pick(index, statements, python, at)
+            picked = _pick(index, statements, python, at, self._statement_spans)
             if picked is None:
                 return found
             statement, first = picked
@@ -301,30 +303,56 @@ class ParsedModule:
 _PYTHON_TRY_STAR: type[ast.stmt] | None = getattr(ast, "TryStar", None)
 
 
+@dataclass(frozen=True)
+class _Spans:
+    """A statement list's pre-order spans, in order, and the index of CPython's first
+    statement of each (a line of ``a; b`` is several)."""
+
+    starts: list[int]
+    ends: list[int]
+    firsts: list[int]
+
+
 def _pick(
     index: TreeIndex,
     statements: Sequence[cst.BaseStatement],
     python: Sequence[ast.stmt],
     at: int,
+    cache: dict[int, _Spans | None],
 ) -> tuple[cst.BaseStatement, ast.stmt] | None:
     """The statement of ``statements`` whose subtree holds pre-order number ``at``, with
-    CPython's first statement of it (a line of ``a; b`` is several); ``None`` when no
-    statement holds it or the two lists do not match statement for statement."""
-    expected = sum(
-        len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        for statement in statements
-    )
-    if expected != len(python):
+    CPython's first statement of it; ``None`` when no statement holds it or the two
+    lists do not match statement for statement.
+
+    Each list's spans are computed once (``cache``, by the list's ``id``: the lists are
+    the tree's own tuples) and searched by bisection, so placing every finding of a
+    file with thousands of statements stays linear in the findings."""
+    key = id(statements)
+    if key not in cache:
+        cache[key] = _spans(index, statements, python)
+    spans = cache[key]
+    if spans is None:
         return None
+    position = bisect.bisect_right(spans.starts, at) - 1
+    if position < 0 or at >= spans.ends[position]:
+        return None
+    return statements[position], python[spans.firsts[position]]
+
+
+def _spans(
+    index: TreeIndex, statements: Sequence[cst.BaseStatement], python: Sequence[ast.stmt]
+) -> _Spans | None:
+    starts: list[int] = []
+    ends: list[int] = []
+    firsts: list[int] = []
     offset = 0
     for statement in statements:
         start, end = index.span(statement)
-        if start <= at < end:
-            return statement, python[offset]
-        if start > at:
-            return None
+        starts.append(start)
+        ends.append(end)
+        firsts.append(offset)
         offset += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-    return None
+    return _Spans(starts, ends, firsts) if offset == len(python) else None
 
 
 def _inner_block(

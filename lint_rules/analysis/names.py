@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Final
 import libcst as cst
 
 from lint_rules.analysis.bindings import BINDING_FORMS, parameters, target_names
-from lint_rules.analysis.walk import child_list, parent_map
+from lint_rules.analysis.walk import child_list
 
 if TYPE_CHECKING:
     from lint_rules.analysis.module import ParsedModule
@@ -101,35 +101,62 @@ def _table(module: ParsedModule) -> _Table:
     table = module.memo.get("names.bindings")
     if isinstance(table, _Table):
         return table
-    table = _Table(parents=parent_map(module.tree))
+    table = _Table()
     _collect(table, module.tree)
     module.memo["names.bindings"] = table
     return table
 
 
+_SCOPE_CLASSES: Final = frozenset({*_FUNCTION_SCOPES, cst.ClassDef, *_COMPREHENSIONS})
+_COMPREHENSION_CLASSES: Final = frozenset(_COMPREHENSIONS)
+_BINDER_CLASSES: Final = frozenset(
+    {
+        *BINDING_FORMS,
+        cst.Global,
+        cst.AssignTarget,
+        cst.AnnAssign,
+        cst.CompFor,
+        cst.Del,
+        cst.MatchAs,
+        cst.MatchStar,
+        cst.MatchMapping,
+        cst.TypeAlias,
+        cst.TypeParam,
+    }
+)
+"""The node classes ``_bound_here`` may find a binding in (the walk skips the rest)."""
+
+
 def _collect(table: _Table, root: cst.Module) -> None:
-    stack: list[tuple[cst.CSTNode, cst.CSTNode, cst.CSTNode]] = [
-        (child, root, root) for child in child_list(root)
-    ]
+    """One walk: every node's parent and every binding in its scope."""
+    parents = table.parents
+    stack: list[tuple[cst.CSTNode, cst.CSTNode, cst.CSTNode]] = []
+    for child in child_list(root):
+        parents[id(child)] = root
+        stack.append((child, root, root))
+    pop, push = stack.pop, stack.append
     while stack:
-        node, scope, outer = stack.pop()
-        inner = scope
-        if isinstance(node, (*_FUNCTION_SCOPES, cst.ClassDef, *_COMPREHENSIONS)):
-            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-                table.bind(scope, node.name.value, _OTHER)
-            if isinstance(node, _FUNCTION_SCOPES):
-                for param in parameters(node.params):
+        node, scope, outer = pop()
+        cls = node.__class__
+        inner, next_outer = scope, outer
+        if cls in _SCOPE_CLASSES:
+            if cls is cst.FunctionDef or cls is cst.ClassDef:
+                table.bind(scope, node.name.value, _OTHER)  # type: ignore[attr-defined]
+            if cls is cst.FunctionDef or cls is cst.Lambda:
+                for param in parameters(node.params):  # type: ignore[attr-defined]
                     table.bind(node, param.name.value, _OTHER)
-            inner = node
-        for name, how in _bound_here(node):
-            if how == _GLOBAL:
-                table.bind(root, name, _OTHER)  # whatever the function assigns to it
-                continue
-            table.bind(scope, name, how)
-            if isinstance(node, cst.NamedExpr) and isinstance(scope, _COMPREHENSIONS):
-                table.bind(outer, name, how)  # a walrus binds outside its comprehension
-        next_outer = scope if inner is not scope else outer
-        stack.extend((child, inner, next_outer) for child in child_list(node))
+            inner, next_outer = node, scope
+        if cls in _BINDER_CLASSES:
+            for name, how in _bound_here(node):
+                if how == _GLOBAL:
+                    table.bind(root, name, _OTHER)  # whatever the function assigns to it
+                    continue
+                table.bind(scope, name, how)
+                if cls is cst.NamedExpr and scope.__class__ in _COMPREHENSION_CLASSES:
+                    table.bind(outer, name, how)  # a walrus binds outside its comprehension
+        for child in child_list(node):
+            parents[id(child)] = node
+            push((child, inner, next_outer))
 
 
 def _bound_here(node: cst.CSTNode) -> Iterator[tuple[str, str]]:
