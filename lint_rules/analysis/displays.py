@@ -26,6 +26,7 @@ family sees the tree as written.
 
 from __future__ import annotations
 
+import collections
 import re
 
 import libcst as cst
@@ -164,6 +165,11 @@ class _Builder:
 
     def _find_helpers(self) -> None:
         module = self.module
+        definitions = collections.Counter(
+            statement.name.value
+            for statement in module.tree.body
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+        )
         for name, function in module.functions.items():
             if (
                 name in module.shadowed
@@ -171,7 +177,8 @@ class _Builder:
                 or function.asynchronous is not None
                 or isinstance(function.params.star_arg, cst.Param)
                 or function.params.star_kwarg is not None
-                or not _defined_once(module, name)
+                or definitions[name] != 1  # one top-level ``def`` or ``class`` of the name
+                or name in module.constants
             ):
                 continue
             returned = _only_return(function)
@@ -232,14 +239,6 @@ class _Builder:
             self.index.stand_in(made, where)
             elements.append(made)
         return self._register(call, elements)
-
-
-def _defined_once(module: ParsedModule, name: str) -> bool:
-    count = 0
-    for statement in module.tree.body:
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value == name:
-            count += 1
-    return count == 1 and name not in module.constants
 
 
 def _only_return(function: cst.FunctionDef) -> cst.BaseExpression | None:
