@@ -119,7 +119,11 @@ class ParseError(EngineRule):
     for its compiler), even where LibCST would parse it. A file whose
     expressions LibCST could only parse in minutes (a left-recursive chain of
     thousands of `+` or `[0]`) is reported here too, at the chain, instead of
-    being parsed.
+    being parsed. So is a file of more than 1 MiB of code (1,048,576
+    characters, blank and comment-only lines not counted): its tree and
+    analyses could take gigabytes of memory (about a thousand bytes per
+    character of dense code), and such files are generated data, not tool
+    code. Exclude it, or split it.
 
     No `# noqa` silences it and `--add-noqa` never writes one for it, as ruff
     never silences a syntax error: a directive would hide a file toolret could

@@ -444,6 +444,24 @@ class UnparsableSource(cst.ParserSyntaxError):  # type: ignore[misc]
 
 TOO_DEEP = "File is too deeply nested to parse"
 
+MAX_SOURCE = 1024 * 1024
+"""The most characters of code toolret parses in one file (1 MiB), not counting blank
+lines and lines that hold only a comment. A LibCST tree and the analyses over it take
+up to about a thousand bytes of memory per character of dense code (2 GB for 2 MB); a
+larger file — in practice generated data, not tool code — is one TRV001 instead, so no
+file can take the machine's memory."""
+
+_BLANK_OR_COMMENT_LINE = re.compile(r"^[ \t\f]*(?:#[^\r\n]*)?(?:\r\n|\r|\n)", re.MULTILINE)
+
+
+def code_size(source: str) -> int:
+    """The characters of ``source`` outside blank and comment-only lines (a line inside a
+    string that looks like one is not counted either: this is a bound, not a count)."""
+    if len(source) <= MAX_SOURCE:
+        return len(source)
+    return len(source) - sum(len(m.group()) for m in _BLANK_OR_COMMENT_LINE.finditer(source))
+
+
 _T = TypeVar("_T")
 
 
@@ -453,6 +471,12 @@ def parse_module(source: str, path: str) -> ParsedModule:
     Raises ``libcst.ParserSyntaxError`` (``UnparsableSource`` for every other reason
     there is no tree), never anything else for any text.
     """
+    size = code_size(source)
+    if size > MAX_SOURCE:
+        raise UnparsableSource(
+            f"File too large to analyse: {size:,} characters of code, more than toolret's "
+            f"limit of {MAX_SOURCE:,} (1 MiB); file skipped"
+        )
     python_tree = check_parse_cost(source, cpython_tree(source))
     try:
         tree = _parse_unvalidated(libcst_source(source, python_tree))
