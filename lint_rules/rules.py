@@ -119,7 +119,7 @@ class ParseError(EngineRule):
     for its compiler), even where LibCST would parse it. A file whose
     expressions LibCST could only parse in minutes (a left-recursive chain of
     thousands of `+` or `[0]`) is reported here too, at the chain, instead of
-    being parsed. So is a file of more than 1 MiB of code (1,048,576
+    being parsed. So is a file of more than 2 MiB of code (2,097,152
     characters, blank and comment-only lines not counted): its tree and
     analyses could take gigabytes of memory (about a thousand bytes per
     character of dense code), and such files are generated data, not tool

@@ -1,4 +1,4 @@
-"""A file larger than toolret parses (``MAX_SOURCE``, 1 MiB of source) is one TRV001 at
+"""A file larger than toolret parses (``MAX_SOURCE``, 2 MiB of code) is one TRV001 at
 1:1 and the run goes on: no file can take the machine's memory (a LibCST tree costs up
 to about a thousand bytes per character of dense code)."""
 
@@ -54,7 +54,7 @@ def test_a_larger_file_is_one_trv001_and_the_others_are_checked(
         1,
     )
     assert "too large" in diagnostic.message
-    assert "1,048,577 characters of code" in diagnostic.message
+    assert "2,097,153 characters of code" in diagnostic.message
     assert check_source(source.replace("mcp", "pkg"), "plain.py") == []  # no framework: not parsed
 
     monkeypatch.chdir(tmp_path)

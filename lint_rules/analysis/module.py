@@ -444,12 +444,12 @@ class UnparsableSource(cst.ParserSyntaxError):  # type: ignore[misc]
 
 TOO_DEEP = "File is too deeply nested to parse"
 
-MAX_SOURCE = 1024 * 1024
-"""The most characters of code toolret parses in one file (1 MiB), not counting blank
+MAX_SOURCE = 2 * 1024 * 1024
+"""The most characters of code toolret parses in one file (2 MiB), not counting blank
 lines and lines that hold only a comment. A LibCST tree and the analyses over it take
-up to about a thousand bytes of memory per character of dense code (2 GB for 2 MB); a
-larger file — in practice generated data, not tool code — is one TRV001 instead, so no
-file can take the machine's memory."""
+up to about a thousand bytes of memory per character of dense code (2 GB at the limit;
+10,000 tool functions are 1 to 2 MB); a larger file — in practice generated data, not
+tool code — is one TRV001 instead, so no file can take the machine's memory."""
 
 _BLANK_OR_COMMENT_LINE = re.compile(r"^[ \t\f]*(?:#[^\r\n]*)?(?:\r\n|\r|\n)", re.MULTILINE)
 
@@ -475,7 +475,7 @@ def parse_module(source: str, path: str) -> ParsedModule:
     if size > MAX_SOURCE:
         raise UnparsableSource(
             f"File too large to analyse: {size:,} characters of code, more than toolret's "
-            f"limit of {MAX_SOURCE:,} (1 MiB); file skipped"
+            f"limit of {MAX_SOURCE:,} (2 MiB); file skipped"
         )
     python_tree = check_parse_cost(source, cpython_tree(source))
     try:
