@@ -6,7 +6,9 @@ Usage: python benchmarks/campaign.py [--programs N] [--mutants N] [--seed N] [--
 Two halves, each case run in a worker process under a per-case timeout:
 
 - programs: hypothesmith-generated Python wrapped into a tool function of one of
-  the four families (the preambles and value strategy of tests/test_fuzz.py);
+  the families (one preamble each: PolyAI, browser-use, Agents SDK, Chat Completions,
+  Anthropic, MCP, LangChain, Pydantic AI; the any-framework rules read them all —
+  the preambles and value strategy of tests/test_fuzz.py);
 - mutants: byte- and line-level mutants of the .py files under examples/
   (delete/duplicate/swap lines, flip/insert/delete bytes, a backslash-only line,
   CR or CRLF line endings, deep nesting), checked through ``check_bytes``.
@@ -440,6 +442,8 @@ class Tally:
     seconds: float = 0.0
     unconfirmed: int = 0
     """Cases over the timeout once that ran in time when checked again."""
+    families: Counter[str] = field(default_factory=Counter)
+    """Cases per family (programs: the preamble's, read off the path)."""
 
 
 def run_half(name: str, cases: Sequence[Case], pool: Pool, log: Callable[[str], None]) -> Tally:
@@ -454,6 +458,7 @@ def run_half(name: str, cases: Sequence[Case], pool: Pool, log: Callable[[str], 
                 outcome.problems = [p for p in outcome.problems if p[0] not in ("hang", "fix-hang")]
                 tally.unconfirmed += 1
         tally.cases += 1
+        tally.families[_family(case.path)] += 1
         tally.slowest = max(tally.slowest, outcome.check_seconds or 0.0)
         for kind in {k for k, _ in outcome.problems}:
             tally.counts[kind] += 1
@@ -503,10 +508,21 @@ def write_reproducers(
     return lines
 
 
+def _family(path: str) -> str:
+    """The family of a generated program's path (``test_fuzz.program``); a mutant's file."""
+    if path.startswith("functions/"):
+        return "polyai"
+    return path.removesuffix("_tools.py") if path.endswith("_tools.py") else Path(path).name
+
+
 def report(tally: Tally) -> str:
     rows = [f"== {tally.name}: {tally.cases} cases in {tally.seconds:.0f} s "
             f"(slowest check {tally.slowest:.2f} s; "
             f"{tally.unconfirmed} over the timeout once but not when run again)"]  # fmt: skip
+    if tally.name == "programs":
+        rows.append(
+            "  per family: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.families.items()))
+        )
     for kind in CLASSES:
         signatures = tally.examples.get(kind, {})
         rows.append(f"  {kind:<19} {tally.counts[kind]:>6}")

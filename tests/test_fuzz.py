@@ -1,9 +1,10 @@
 """Issue 19: property-based fuzzing of the engine and the fixer.
 
 hypothesmith generates syntactically valid Python; each program becomes the
-body of a tool function of one of the four families (PolyAI, browser-use,
-OpenAI Agents SDK, Chat Completions) and returns a generated, tool-shaped
-value. For every such file:
+body of a tool function of one of the families (PolyAI, browser-use, OpenAI
+Agents SDK, Chat Completions, Anthropic, MCP, LangChain, Pydantic AI; the
+any-framework rules read all of their tools) and returns a generated,
+tool-shaped value. For every such file:
 
 - ``check_source`` never raises and never reports TRV002 (a rule crashed);
 - every diagnostic's row and column are inside the file;
@@ -118,12 +119,80 @@ PREAMBLES: dict[str, str] = {
         "def answer(messages, call, A):\n"
         '    messages.append({{"role": "tool", "tool_call_id": call.id, "content": {value}}})\n'
     ),
+    "anthropic": (
+        "import json\n"
+        "\n"
+        "import anthropic\n"
+        "\n"
+        "client = anthropic.Anthropic()\n"
+        "\n"
+        "\n"
+        "def {name}(A):\n"
+        "{body}"
+        "    return {value}\n"
+        "\n"
+        "\n"
+        "def run(messages, A):\n"
+        '    response = client.messages.create(model="m", max_tokens=9, messages=messages)\n'
+        '    messages.append({{"role": "assistant", "content": response.content}})\n'
+        "    results = []\n"
+        "    for block in response.content:\n"
+        '        if block.type == "tool_use":\n'
+        "            results.append(\n"
+        '                {{"type": "tool_result", "tool_use_id": block.id, "content": {value}}}\n'
+        "            )\n"
+        '    messages.append({{"role": "user", "content": results}})\n'
+    ),
+    "mcp": (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "\n"
+        'mcp = FastMCP("shop")\n'
+        "\n"
+        "\n"
+        "async def helper(A):\n"
+        "    return A\n"
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def {name}(A: str) -> str:\n"
+        "{body}"
+        "    return {value}\n"
+    ),
+    "langchain": (
+        "from langchain_core.tools import tool\n"
+        "\n"
+        "\n"
+        "@tool\n"
+        "def {name}(A: str):\n"
+        '    """Look A up."""\n'
+        "{body}"
+        "    return {value}\n"
+    ),
+    "pydantic_ai": (
+        "from pydantic_ai import Agent, RunContext\n"
+        "\n"
+        'agent = Agent("test")\n'
+        "\n"
+        "\n"
+        "async def helper(A):\n"
+        "    return A\n"
+        "\n"
+        "\n"
+        "@agent.tool\n"
+        "async def {name}(ctx: RunContext[None], A: str) -> str:\n"
+        "{body}"
+        "    return {value}\n"
+    ),
 }
+"""One preamble per family; the any-framework rules (TRV9xx) read the tool functions of
+all of them (``ValueError(A)``, ``helper(A)`` among the values)."""
 FAMILIES = tuple(PREAMBLES)
 
 LEAVES = [
     "True", "False", "None", "A", "conv", "len(A)", "[]", "{}", "set()", "()", "str(A)",
     "f'{A}'", "json.dumps(A)", "conv.state", "flow.goto_step('x')", "Agent(name='b')",
+    "ValueError(A)", "helper(A)", "ToolMessage(content=A, tool_call_id='x')",
+    "TextContent(type='text', text=A)", "ModelRetry(A)",
 ]  # fmt: skip
 KEYS = [
     "utterance", "hangup", "handoff", "transition", "utterence", "listen", "end_turn",
@@ -166,7 +235,7 @@ def indent(body: str) -> str:
     return "".join("    " + row for row in split_lines(body))
 
 
-def program(family: str, body: str, value: str, name: str = "tool") -> tuple[str, str]:
+def program(family: str, body: str, value: str, name: str = "lookup") -> tuple[str, str]:
     """(source, path) of a ``family`` tool function holding ``body`` and returning ``value``."""
     source = PREAMBLES[family].format(name=name, body=indent(body), value=value)
     path = f"functions/{name}.py" if family == "polyai" else f"{family}_tools.py"
@@ -283,9 +352,26 @@ def test_generated_tool_functions_never_crash_and_fix_cleanly(case: tuple[str, s
     assert case_problems(source, path) == []
 
 
+WRONG_RETURNS = {
+    "polyai": ("3", "TRV101"),
+    "browser_use": ("3", "TRV201"),
+    "agents": ("3", "TRV312"),
+    "chat": ("{1, 2}", "TRV402"),
+    "anthropic": ("3", "TRV505"),
+    "mcp": ("None", "TRV602"),
+    "langchain": ("ValueError(A)", "TRV901"),  # its own return rules are opt-in (TRV706)
+    "pydantic_ai": ("helper(A)", "TRV902"),
+}
+
+
 def test_every_family_recognises_its_tool_function() -> None:
-    # The preambles are what the rules look at: a wrong return is found in each family.
-    for family in FAMILIES:
-        source, path = program(family, "pass\n", "{1, 2}" if family == "chat" else "3")
-        codes = {d.code for d in check_source(source, path, SETTINGS)}
-        assert codes - {"TRV002"}, (family, codes)
+    # The preambles are what the rules look at: a wrong return is found in each family,
+    # and the any-framework rules read each family's tools.
+    assert set(WRONG_RETURNS) == set(FAMILIES)
+    for family, (value, code) in WRONG_RETURNS.items():
+        source, path = program(family, "pass\n", value)
+        assert code in {d.code for d in check_source(source, path, SETTINGS)}, family
+        source, path = program(family, "pass\n", "ValueError(A)")
+        found = {d.code for d in check_source(source, path, SETTINGS)}
+        if family != "anthropic":  # its tool is any function: the loop is what is checked
+            assert "TRV901" in found, family
