@@ -308,6 +308,89 @@ def test_unified_diff_is_rufffs_shape() -> None:
     )
 
 
+def _apply_unified_diff(before: str, diff: str) -> str:
+    """Apply ``diff`` to ``before`` as ``patch`` would, checking every context line."""
+    old = fixes.split_lines(before)
+    out: list[str] = []
+    at = 0
+    lines = fixes.split_lines(diff)[2:]
+    for line in lines:
+        if line.startswith("@@"):
+            start, _, length = line.split()[1][1:].partition(",")
+            # "-s,0" inserts after line s; any other range begins at line s.
+            target = int(start) if length == "0" else int(start) - 1
+            out += old[at:target]
+            at = target
+        elif line[0] in " -":
+            assert old[at] == line[1:], (old[at], line)
+            if line[0] == " ":
+                out.append(old[at])
+            at += 1
+        else:
+            out.append(line[1:])
+    return "".join(out + old[at:])
+
+
+def test_unified_diff_of_many_changes_is_linear_and_agrees_with_difflib() -> None:
+    import difflib
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        before_lines = [f"line {rng.randrange(12)}\n" for _ in range(rng.randrange(0, 30))]
+        after_lines = list(before_lines)
+        for _ in range(rng.randrange(0, 6)):
+            where = rng.randrange(len(after_lines) + 1)
+            choice = rng.randrange(3)
+            if choice == 0:
+                after_lines.insert(where, f"new {rng.randrange(5)}\n")
+            elif after_lines and where < len(after_lines):
+                if choice == 1:
+                    del after_lines[where]
+                else:
+                    after_lines[where] = f"changed {rng.randrange(5)}\n"
+        before, after = "".join(before_lines), "".join(after_lines)
+        diff = unified_diff(before, after, "a.py")
+        assert (diff == "") == (before == after)
+        if diff:
+            assert _apply_unified_diff(before, diff) == after
+    # The fix engine's usual edit (lines changed in place) reads exactly like difflib's.
+    source = "".join(f"def f{i}(conv):\n    return {i}\n\n" for i in range(50))
+    fixed = "".join(
+        f"def f{i}(conv):\n    return {f'str({i})' if i % 7 == 0 else i}\n\n" for i in range(50)
+    )
+    expected = "".join(
+        difflib.unified_diff(
+            source.splitlines(True), fixed.splitlines(True), fromfile="a.py", tofile="a.py"
+        )
+    )
+    assert unified_diff(source, fixed, "a.py") == expected
+
+
+def test_selection_agrees_with_pairwise_overlap_on_random_spans() -> None:
+    import random
+
+    rng = random.Random(11)
+    for _ in range(300):
+        plans = []
+        for index in range(rng.randrange(1, 12)):
+            spans = []
+            for _ in range(rng.randrange(1, 3)):
+                start = rng.randrange(20)
+                end = start + rng.choice((0, 0, 1, 2, 4))
+                spans.append((start, end, f"x{index}"))
+            plans.append(fixes._Plan(index, tuple(spans)))
+        taken_spans: list[tuple[int, int]] = []
+        expected_taken = []
+        for plan in plans:
+            mine = [(start, end) for start, end, _ in plan.spans]
+            if any(fixes._overlaps(a, b) for a in mine for b in taken_spans):
+                continue
+            taken_spans += mine
+            expected_taken.append(plan.index)
+        assert [plan.index for plan in fixes._select(plans).taken] == expected_taken
+
+
 def test_syntax_newer_than_this_python_is_still_fixed(tmp_path: Path) -> None:
     # PEP 695 (3.12): LibCST parses it; an older CPython cannot compile it before
     # the fix either, so only LibCST judges the result.
