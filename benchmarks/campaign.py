@@ -1,9 +1,9 @@
 """Fuzz campaign (issue 19): generated tool programs and mutants of examples/.
 
-Usage: python benchmarks/campaign.py [--programs N] [--mutants N] [--seed N] [--jobs N]
-                                     [--timeout S] [--out DIR] [--per-class K]
+Usage: python benchmarks/campaign.py [--programs N] [--mutants N] [--notebooks N] [--seed N]
+                                     [--jobs N] [--timeout S] [--out DIR] [--per-class K]
 
-Two halves, each case run in a worker process under a per-case timeout:
+Three halves, each case run in a worker process under a per-case timeout:
 
 - programs: hypothesmith-generated Python wrapped into a tool function of one of
   the families (one preamble each: PolyAI, browser-use, Agents SDK, Chat Completions,
@@ -11,7 +11,12 @@ Two halves, each case run in a worker process under a per-case timeout:
   the preambles and value strategy of tests/test_fuzz.py);
 - mutants: byte- and line-level mutants of the .py files under examples/
   (delete/duplicate/swap lines, flip/insert/delete bytes, a backslash-only line,
-  CR or CRLF line endings, deep nesting), checked through ``check_bytes``.
+  CR or CRLF line endings, deep nesting), checked through ``check_bytes``;
+- notebooks: each example file made a notebook (cells cut at top-level statements)
+  with one to three of :data:`NOTEBOOK_MUTATIONS` (NaN outputs, non-object cells,
+  magics, split and merged cells, other kernels, JSON layouts, BOM, truncation…),
+  checked and fixed as ``toolret fix`` does (``test_fuzz.notebook_problems``: also
+  a notebook the writer refused, or JSON changed outside the code cells' sources).
 
 Per case the properties of tests/test_fuzz.py (``case_problems``): the check
 never raises or reports TRV002, positions are inside the file, every fix applies,
@@ -63,6 +68,8 @@ CLASSES = (
     "fix-unparsable",
     "fix-not-idempotent",
     "fix-hang",
+    "fix-unwritable",
+    "fix-outside-cells",
     "worker-died",
 )
 
@@ -360,6 +367,177 @@ def generate_mutants(count: int, seed: int, root: Path) -> list[Case]:
     return cases
 
 
+# ------------------------------------------------------------------ notebook mutants
+
+NOTEBOOK_MUTATIONS = (
+    "nan-output",  # NaN / Infinity in an output, as Python's json writes them
+    "widget-state",  # deep metadata (ipywidgets' state)
+    "non-object-cell",  # a number, string or null in "cells"
+    "string-source",  # "source" as one string, not a list of lines
+    "no-source",
+    "source-not-strings",  # [1, "x"]
+    "line-magic",  # %timeit / !ls / ?x / automagic lines
+    "cell-magic",  # %%bash, %%time as the first line
+    "markdown-cell",
+    "raw-cell",
+    "split-cell",  # a cell cut at any line (often mid-statement)
+    "merge-cells",
+    "empty-cell",
+    "crlf-source",
+    "unicode-source",  # é, an emoji, U+2028 inside strings
+    "no-final-newline",
+    "other-kernel",  # language R: not Python, nothing checked
+    "nbformat-3",
+    "duplicate-source-key",  # "source" twice: json keeps the last
+    "ascii-escapes",  # ensure_ascii: every non-ASCII character escaped
+    "indent-0",
+    "indent-1",
+    "indent-4",
+    "bom",
+    "truncate",  # JSON cut short: unreadable
+    "flip-byte",
+    "trailing-garbage",
+)
+
+
+def notebook_of(data: bytes, rng: random.Random) -> list[dict[str, Any]]:
+    """The cells of a notebook made of one example file, cut at blank lines before a
+    top-level statement (a decorator stays with its function)."""
+    text = data.decode("utf-8", "replace")
+    chunks = [c for c in re.split(r"\n\s*\n(?=\S)", text) if c.strip()]
+    cells: list[dict[str, Any]] = []
+    for chunk in chunks:
+        if rng.random() < 0.15:
+            cells.append({"cell_type": "markdown", "metadata": {}, "source": ["# Notes\n"]})
+        cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": rng.choice((None, len(cells) + 1)),
+                "id": f"c{len(cells)}",
+                "metadata": {},
+                "outputs": [],
+                "source": chunk.splitlines(keepends=True),
+            }
+        )
+    return cells
+
+
+def _code_cells(cells: list[Any]) -> list[dict[str, Any]]:
+    return [c for c in cells if isinstance(c, dict) and c.get("cell_type") == "code"]
+
+
+def mutate_notebook(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
+    """A notebook of ``data``'s code with one to three notebook mutations, and their names."""
+    import json
+
+    cells: list[Any] = notebook_of(data, rng)
+    document: dict[str, Any] = {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    names = [rng.choice(NOTEBOOK_MUTATIONS) for _ in range(rng.choice((1, 1, 2, 3)))]
+    layout = {"indent": 1, "ensure_ascii": False}
+    raw: list[str] = []
+    for name in names:
+        code = _code_cells(cells)
+        cell = rng.choice(code) if code else None
+        if name == "nan-output" and cell is not None:
+            value = rng.choice((float("nan"), float("inf"), float("-inf")))
+            cell["outputs"].append(
+                {"output_type": "execute_result", "data": {"text/plain": ["x"]},
+                 "metadata": {"score": value}, "execution_count": 1}
+            )  # fmt: skip
+        elif name == "widget-state":
+            state: Any = {"v": 1}
+            for _ in range(rng.choice((10, 100, 400))):
+                state = {"children": [state], "value": float("nan")}
+            document["metadata"]["widgets"] = state
+        elif name == "non-object-cell":
+            cells.insert(rng.randrange(len(cells) + 1), rng.choice((3, "cell", None, [])))
+        elif name == "string-source" and cell is not None:
+            cell["source"] = "".join(cell["source"])
+        elif name == "no-source" and cell is not None:
+            del cell["source"]
+        elif name == "source-not-strings" and cell is not None:
+            cell["source"] = [1, "x = 1\n"]
+        elif name in ("line-magic", "cell-magic") and cell is not None:
+            lines = list(cell.get("source") or [])
+            if name == "line-magic":
+                magic = rng.choice(("%timeit x\n", "!ls -la\n", "?print\n", "cd /tmp\n"))
+                lines.insert(rng.randrange(len(lines) + 1), magic)
+            else:
+                lines.insert(0, rng.choice(("%%bash\n", "%%time\n", "%%capture out\n")))
+            cell["source"] = lines
+        elif name in ("markdown-cell", "raw-cell") and cell is not None:
+            cell["cell_type"] = "markdown" if name == "markdown-cell" else "raw"
+            del cell["outputs"], cell["execution_count"]
+        elif name == "split-cell" and cell is not None and isinstance(cell.get("source"), list):
+            lines = cell["source"]
+            at = rng.randrange(len(lines) + 1)
+            cell["source"] = lines[:at]
+            cells.insert(cells.index(cell) + 1, {**cell, "id": "split", "source": lines[at:]})
+        elif name == "merge-cells" and len(code) > 1:
+            first, second = code[0], code[1]
+            if isinstance(first.get("source"), list) and isinstance(second.get("source"), list):
+                first["source"] = first["source"] + second["source"]
+                cells.remove(second)
+        elif name == "empty-cell":
+            cells.insert(
+                rng.randrange(len(cells) + 1), {**notebook_of(b"x", rng)[-1], "source": []}
+            )
+        elif name == "crlf-source" and cell is not None and isinstance(cell.get("source"), list):
+            cell["source"] = [line.replace("\n", "\r\n") for line in cell["source"]]
+        elif name == "unicode-source" and cell is not None:
+            cell.setdefault("source", []).insert(0, "NOTE = 'caf\u00e9 \U0001f600 \u2028 end'\n")
+        elif name == "no-final-newline" and cell is not None and cell.get("source"):
+            if isinstance(cell["source"], list) and isinstance(cell["source"][-1], str):
+                cell["source"][-1] = cell["source"][-1].rstrip("\r\n")
+        elif name == "other-kernel":
+            document["metadata"]["kernelspec"]["language"] = "R"
+            document["metadata"]["language_info"]["name"] = "R"
+        elif name == "nbformat-3":
+            document["nbformat"] = 3
+        elif name == "ascii-escapes":
+            layout["ensure_ascii"] = True
+        elif name.startswith("indent-"):
+            layout["indent"] = int(name.removeprefix("indent-"))
+        else:
+            raw.append(name)  # byte-level, after encoding
+    text = json.dumps(
+        document, indent=layout["indent"] or None, **{"ensure_ascii": layout["ensure_ascii"]}
+    )
+    out = text.encode("utf-8") + b"\n"
+    for name in raw:
+        if name == "duplicate-source-key":
+            out = out.replace(b'"source": [', b'"source": ["ignored = 1\\n"], "source": [', 1)
+        elif name == "bom":
+            out = b"\xef\xbb\xbf" + out
+        elif name == "truncate":
+            out = out[: rng.randrange(len(out))]
+        elif name == "flip-byte" and out:
+            at = rng.randrange(len(out))
+            out = out[:at] + bytes([out[at] ^ (1 << rng.randrange(8))]) + out[at + 1 :]
+        elif name == "trailing-garbage":
+            out += b"}"
+    return out, names
+
+
+def generate_notebook_mutants(count: int, seed: int, root: Path) -> list[Case]:
+    files = example_files(root)
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        data, path = rng.choice(files)
+        mutant, names = mutate_notebook(data, rng)
+        cases.append(Case(mutant, str(Path(path).with_suffix(".ipynb")), False, "+".join(names)))
+    return cases
+
+
 # ------------------------------------------------------------------ reduction
 
 
@@ -496,15 +674,16 @@ def write_reproducers(
             directory = out / tally.name / kind
             directory.mkdir(parents=True, exist_ok=True)
             stem = directory / f"{number}"
-            stem.with_suffix(".py").write_bytes(small.data)
+            stem = stem.with_suffix(Path(small.path).suffix or ".py")
+            stem.write_bytes(small.data)
             stem.with_suffix(".txt").write_text(
                 f"path: {small.path}\nchecked as: {'text' if small.as_text else 'bytes'}\n"
                 f"signature: {sig}\norigin: {small.origin}\n"
                 f"size: {len(case.data)} -> {len(small.data)} bytes ({tries} reduction checks)\n",
                 encoding="utf-8",
             )
-            lines.append(f"  {kind:<19} {sig:<48} {stem.with_suffix('.py')} ({len(small.data)} B)")
-            log(f"wrote {stem.with_suffix('.py')}")
+            lines.append(f"  {kind:<19} {sig:<48} {stem} ({len(small.data)} B)")
+            log(f"wrote {stem}")
     return lines
 
 
@@ -536,6 +715,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--programs", type=int, default=10_000, help="generated programs")
     parser.add_argument("--mutants", type=int, default=10_000, help="mutants of examples/")
+    parser.add_argument(
+        "--notebooks", type=int, default=1_000, help="notebook mutants of examples/"
+    )
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per check")
@@ -571,6 +753,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.mutants:
             mutants = generate_mutants(args.mutants, args.seed, args.examples)
             tallies.append(run_half("mutants", mutants, pool, log))
+        if args.notebooks:
+            notebooks = generate_notebook_mutants(args.notebooks, args.seed, args.examples)
+            tallies.append(run_half("notebooks", notebooks, pool, log))
         written = []
         for tally in tallies:
             written += write_reproducers(

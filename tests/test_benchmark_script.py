@@ -48,3 +48,25 @@ def test_language_server_benchmark_runs_and_prints_its_table() -> None:
     assert "warm: didClose + didOpen → first diagnostics" in result.stdout
     assert "warm: didChange of 1 line" in result.stdout
     assert "save: didSave of main.py → behaviors.py" in result.stdout
+
+
+def test_fuzz_campaign_runs_all_three_halves_clean(tmp_path: Path) -> None:
+    # The campaign with a CI budget: programs of every family, mutants of the examples
+    # and notebook mutants, each in a worker process; exit 1 when any case has a problem.
+    result = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/campaign.py",
+            *("--programs", "16", "--mutants", "40", "--notebooks", "80"),
+            *("--jobs", "1", "--timeout", "30", "--reduce-budget", "0"),
+            *("--out", str(tmp_path / "reproducers")),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    for half in ("programs: 16 cases", "mutants: 40 cases", "notebooks: 80 cases"):
+        assert f"== {half}" in result.stdout

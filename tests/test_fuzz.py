@@ -33,8 +33,9 @@ from hypothesis import strategies as st
 
 from lint_rules.config import Settings
 from lint_rules.engine import check_bytes, check_source, decode_source
-from lint_rules.fixes import fix_source, line_offsets, split_lines
+from lint_rules.fixes import fix_file, fix_source, line_offsets, split_lines
 from lint_rules.model import Diagnostic, Location
+from lint_rules.notebook import Notebook, NotebookError, is_notebook
 
 _SLOW_GENERATION = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 settings.register_profile(
@@ -300,6 +301,8 @@ def case_problems(
     """What is wrong with toolret on this one file (empty: nothing). ``text`` as bytes
     goes through ``check_bytes`` (decoding as Python does). ``on_checked`` gets the
     seconds the check took, before fixing starts."""
+    if isinstance(text, bytes) and is_notebook(path):
+        return notebook_problems(text, path, on_checked)
     started = time.perf_counter()
     try:
         if isinstance(text, bytes):
@@ -340,6 +343,68 @@ def case_problems(
     if twice.source != once.source:
         problems.append(Problem("fix-not-idempotent", "fixing the fixed text changed it"))
     return problems
+
+
+def notebook_problems(
+    data: bytes, path: str, on_checked: Callable[[float], None] | None = None
+) -> list[Problem]:
+    """:func:`case_problems` for a notebook's bytes, fixed as ``toolret fix`` fixes it
+    (``fix_file``). Beyond the file's classes: ``fix-unwritable`` (a notebook the reader
+    read but the writer refused) and ``fix-outside-cells`` (the fixed JSON differs from
+    the original anywhere but the code cells' sources)."""
+    started = time.perf_counter()
+    try:
+        diagnostics = check_bytes(data, path, SETTINGS)
+    except Exception as error:
+        return [Problem("crash", f"{type(error).__name__}: {error}"[:300])]
+    if on_checked is not None:
+        on_checked(time.perf_counter() - started)
+    problems = [Problem("TRV002", d.message[:300]) for d in diagnostics if d.code == "TRV002"]
+
+    def check(text: str) -> list[Diagnostic]:
+        return check_source(text, path, SETTINGS)
+
+    try:
+        once = fix_file(path, data, check, unsafe=True)
+        twice = fix_file(path, once.fixed_bytes, check, unsafe=True) if once.changed else None
+    except Exception as error:
+        return [*problems, Problem("fix-crash", f"{type(error).__name__}: {error}"[:300])]
+    for problem in once.problems:
+        if "write the notebook back" in problem.message or "outside its code" in problem.message:
+            problems.append(Problem("fix-unwritable", problem.message[:300]))
+    if once.result is not None:
+        problems += [
+            Problem("fix-rejected", f"{r.diagnostic.code}: {r.reason}")
+            for r in once.result.rejected
+        ]
+        if not once.result.converged:
+            problems.append(Problem("fix-not-converged", f"after {once.result.passes} passes"))
+    if once.fixed_bytes is None:
+        return problems
+    try:
+        before, after = Notebook.from_bytes(data), Notebook.from_bytes(once.fixed_bytes)
+    except NotebookError as error:
+        return [*problems, Problem("fix-unparsable", f"the fixed notebook: {error}"[:300])]
+    if _outside_sources(before) != _outside_sources(after):
+        problems.append(Problem("fix-outside-cells", "the JSON changed outside code sources"))
+    if compiles(before.python_source) and not compiles(after.python_source):
+        problems.append(Problem("fix-unparsable", "the fixed cells do not compile"))
+    if twice is not None and twice.changed and twice.fixed_bytes != once.fixed_bytes:
+        problems.append(Problem("fix-not-idempotent", "fixing the fixed notebook changed it"))
+    return problems
+
+
+def _outside_sources(notebook: Notebook) -> str:
+    """The notebook's JSON with every code cell's ``source`` blanked (NaN dumps as NaN)."""
+    import json
+
+    data = notebook.data
+    cells = [
+        {**cell, "source": None} if isinstance(cell, dict) and cell.get("cell_type") == "code"
+        else cell
+        for cell in data.get("cells", [])
+    ]  # fmt: skip
+    return json.dumps({**data, "cells": cells}, sort_keys=True)
 
 
 # ------------------------------------------------------------------ the test
