@@ -446,68 +446,76 @@ def mutate_notebook(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
     for name in names:
         code = _code_cells(cells)
         cell = rng.choice(code) if code else None
-        if name == "nan-output" and cell is not None:
-            value = rng.choice((float("nan"), float("inf"), float("-inf")))
-            cell["outputs"].append(
-                {"output_type": "execute_result", "data": {"text/plain": ["x"]},
-                 "metadata": {"score": value}, "execution_count": 1}
-            )  # fmt: skip
-        elif name == "widget-state":
-            state: Any = {"v": 1}
-            for _ in range(rng.choice((10, 100, 400))):
-                state = {"children": [state], "value": float("nan")}
-            document["metadata"]["widgets"] = state
-        elif name == "non-object-cell":
-            cells.insert(rng.randrange(len(cells) + 1), rng.choice((3, "cell", None, [])))
-        elif name == "string-source" and cell is not None:
-            cell["source"] = "".join(cell["source"])
-        elif name == "no-source" and cell is not None:
-            del cell["source"]
-        elif name == "source-not-strings" and cell is not None:
-            cell["source"] = [1, "x = 1\n"]
-        elif name in ("line-magic", "cell-magic") and cell is not None:
-            lines = list(cell.get("source") or [])
-            if name == "line-magic":
-                magic = rng.choice(("%timeit x\n", "!ls -la\n", "?print\n", "cd /tmp\n"))
-                lines.insert(rng.randrange(len(lines) + 1), magic)
+        try:  # a mutation that does not fit what earlier ones left is skipped
+            if name == "nan-output" and cell is not None:
+                value = rng.choice((float("nan"), float("inf"), float("-inf")))
+                cell["outputs"].append(
+                    {"output_type": "execute_result", "data": {"text/plain": ["x"]},
+                     "metadata": {"score": value}, "execution_count": 1}
+                )  # fmt: skip
+            elif name == "widget-state":
+                state: Any = {"v": 1}
+                for _ in range(rng.choice((10, 100, 400))):
+                    state = {"children": [state], "value": float("nan")}
+                document["metadata"]["widgets"] = state
+            elif name == "non-object-cell":
+                cells.insert(rng.randrange(len(cells) + 1), rng.choice((3, "cell", None, [])))
+            elif name == "string-source" and cell is not None:
+                if all(isinstance(line, str) for line in cell.get("source", ())):
+                    cell["source"] = "".join(cell.get("source", ()))
+            elif name == "no-source" and cell is not None:
+                del cell["source"]
+            elif name == "source-not-strings" and cell is not None:
+                cell["source"] = [1, "x = 1\n"]
+            elif name in ("line-magic", "cell-magic") and cell is not None:
+                lines = list(cell.get("source") or [])
+                if name == "line-magic":
+                    magic = rng.choice(("%timeit x\n", "!ls -la\n", "?print\n", "cd /tmp\n"))
+                    lines.insert(rng.randrange(len(lines) + 1), magic)
+                else:
+                    lines.insert(0, rng.choice(("%%bash\n", "%%time\n", "%%capture out\n")))
+                cell["source"] = lines
+            elif name in ("markdown-cell", "raw-cell") and cell is not None:
+                cell["cell_type"] = "markdown" if name == "markdown-cell" else "raw"
+                del cell["outputs"], cell["execution_count"]
+            elif name == "split-cell" and cell is not None and isinstance(cell.get("source"), list):
+                lines = cell["source"]
+                at = rng.randrange(len(lines) + 1)
+                cell["source"] = lines[:at]
+                cells.insert(cells.index(cell) + 1, {**cell, "id": "split", "source": lines[at:]})
+            elif name == "merge-cells" and len(code) > 1:
+                first, second = code[0], code[1]
+                if isinstance(first.get("source"), list) and isinstance(second.get("source"), list):
+                    first["source"] = first["source"] + second["source"]
+                    cells.remove(second)
+            elif name == "empty-cell":
+                cells.insert(
+                    rng.randrange(len(cells) + 1), {**notebook_of(b"x", rng)[-1], "source": []}
+                )
+            elif (
+                name == "crlf-source" and cell is not None and isinstance(cell.get("source"), list)
+            ):
+                cell["source"] = [line.replace("\n", "\r\n") for line in cell["source"]]
+            elif name == "unicode-source" and cell is not None:
+                note = "NOTE = 'caf\u00e9 \U0001f600 \u2028 end'\n"
+                source = cell.get("source", [])
+                cell["source"] = note + source if isinstance(source, str) else [note, *source]
+            elif name == "no-final-newline" and cell is not None and cell.get("source"):
+                if isinstance(cell["source"], list) and isinstance(cell["source"][-1], str):
+                    cell["source"][-1] = cell["source"][-1].rstrip("\r\n")
+            elif name == "other-kernel":
+                document["metadata"]["kernelspec"]["language"] = "R"
+                document["metadata"]["language_info"]["name"] = "R"
+            elif name == "nbformat-3":
+                document["nbformat"] = 3
+            elif name == "ascii-escapes":
+                layout["ensure_ascii"] = True
+            elif name.startswith("indent-"):
+                layout["indent"] = int(name.removeprefix("indent-"))
             else:
-                lines.insert(0, rng.choice(("%%bash\n", "%%time\n", "%%capture out\n")))
-            cell["source"] = lines
-        elif name in ("markdown-cell", "raw-cell") and cell is not None:
-            cell["cell_type"] = "markdown" if name == "markdown-cell" else "raw"
-            del cell["outputs"], cell["execution_count"]
-        elif name == "split-cell" and cell is not None and isinstance(cell.get("source"), list):
-            lines = cell["source"]
-            at = rng.randrange(len(lines) + 1)
-            cell["source"] = lines[:at]
-            cells.insert(cells.index(cell) + 1, {**cell, "id": "split", "source": lines[at:]})
-        elif name == "merge-cells" and len(code) > 1:
-            first, second = code[0], code[1]
-            if isinstance(first.get("source"), list) and isinstance(second.get("source"), list):
-                first["source"] = first["source"] + second["source"]
-                cells.remove(second)
-        elif name == "empty-cell":
-            cells.insert(
-                rng.randrange(len(cells) + 1), {**notebook_of(b"x", rng)[-1], "source": []}
-            )
-        elif name == "crlf-source" and cell is not None and isinstance(cell.get("source"), list):
-            cell["source"] = [line.replace("\n", "\r\n") for line in cell["source"]]
-        elif name == "unicode-source" and cell is not None:
-            cell.setdefault("source", []).insert(0, "NOTE = 'caf\u00e9 \U0001f600 \u2028 end'\n")
-        elif name == "no-final-newline" and cell is not None and cell.get("source"):
-            if isinstance(cell["source"], list) and isinstance(cell["source"][-1], str):
-                cell["source"][-1] = cell["source"][-1].rstrip("\r\n")
-        elif name == "other-kernel":
-            document["metadata"]["kernelspec"]["language"] = "R"
-            document["metadata"]["language_info"]["name"] = "R"
-        elif name == "nbformat-3":
-            document["nbformat"] = 3
-        elif name == "ascii-escapes":
-            layout["ensure_ascii"] = True
-        elif name.startswith("indent-"):
-            layout["indent"] = int(name.removeprefix("indent-"))
-        else:
-            raw.append(name)  # byte-level, after encoding
+                raw.append(name)  # byte-level, after encoding
+        except (AttributeError, KeyError, TypeError, ValueError):
+            continue
     text = json.dumps(
         document, indent=layout["indent"] or None, **{"ensure_ascii": layout["ensure_ascii"]}
     )
