@@ -20,7 +20,6 @@ every other byte of the file stays as it was.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -28,6 +27,7 @@ from functools import cached_property
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
+from lint_rules.analysis.syntax import python_tree
 from lint_rules.model import Diagnostic, Edit, Fix, Location
 
 SUFFIX = ".ipynb"
@@ -444,7 +444,7 @@ def _python_of(number: int, source: str) -> Cell | SkippedCell:
     escapes at the start of a logical line become placeholders."""
     python = source if source.endswith("\n") else source + "\n"
     try:
-        ast.parse(python, "<cell>")
+        python_tree(python)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
     else:
@@ -483,7 +483,7 @@ def _python_of(number: int, source: str) -> Cell | SkippedCell:
     if not python.endswith("\n"):
         python += "\n"
     try:
-        ast.parse(python, "<cell>")
+        python_tree(python)
     except SyntaxError as error:
         return SkippedCell(
             number, "syntax", error.msg or "invalid syntax", error.lineno or 1, error.offset or 1

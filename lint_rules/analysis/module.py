@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar
@@ -29,6 +28,7 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 from lint_rules.analysis.positions import RawRange, statement_ranges
 from lint_rules.analysis.stack import deep_if_needed
 from lint_rules.analysis.summaries import SummaryStore
+from lint_rules.analysis.syntax import python_tree
 from lint_rules.analysis.walk import TreeIndex, tree_index
 
 
@@ -270,7 +270,8 @@ class ParsedModule:
         """CPython's statements of the module; ``None`` when it cannot parse it."""
         if self._python_statements is None:
             try:
-                self._python_statements = (self._python_tree or ast.parse(self.source)).body
+                tree = self._python_tree or python_tree(self.source)
+                self._python_statements = tree.body
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self._python_statements = False
         return self._python_statements or None
@@ -565,9 +566,7 @@ _TRAILERS = 6
 def cpython_tree_quietly(source: str) -> ast.Module | None:
     """CPython's tree of ``source``, or ``None`` for anything it does not parse."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(source)
+        return python_tree(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -581,9 +580,7 @@ def cpython_tree(source: str) -> ast.Module | None:
     parentheses`` at 200 levels), code too deep for its compiler — is refused here,
     before LibCST spends seconds on it and the analysis recurses as deep."""
     try:
-        with warnings.catch_warnings():  # the user's code: no SyntaxWarning on our stderr
-            warnings.simplefilter("ignore")
-            return ast.parse(source)
+        return python_tree(source, confirm=False)  # syntax newer than this Python too
     except SyntaxError as error:
         # No newer Python accepts what these say: bad indentation, nesting past the limits.
         if not isinstance(error, IndentationError) and not error.msg.startswith(_NESTING_LIMITS):

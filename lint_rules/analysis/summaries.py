@@ -4,7 +4,8 @@ Production code keeps a tool's collaborators in other modules: the error
 helper that raises (``raise_tool_error(e)`` in ``errors.py``), the helper whose
 value a tool returns (``return format_price(p)``), the exception class a tool
 returns by mistake. Each module contributes a summary (:func:`summarise`) derived
-from that module alone, with CPython's ``ast`` (never LibCST):
+from that module alone, with CPython's ``ast`` (LibCST only to confirm the stand-in
+``analysis/syntax.py`` gives CPython for syntax newer than it reads):
 
 * per top-level function and per method: whether it never returns, as a small
   formula over the calls that end its paths (``raise`` is *yes*, a call of
@@ -38,12 +39,12 @@ import builtins
 import os
 import stat
 import sys
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from lint_rules.analysis.syntax import python_tree
 from lint_rules.fileio import read_regular
 
 SUMMARY_SOURCE_LIMIT: Final = 4 * 1024 * 1024
@@ -893,9 +894,7 @@ class SummaryStore:
         try:
             self._stamps[path] = _stamp(path)
             data = read_regular(path, limit=SUMMARY_SOURCE_LIMIT)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = ast.parse(data)
+            tree = python_tree(data)  # also code newer than this Python
             self.reads[path] = self.reads.get(path, 0) + 1
             summary = summarise(tree)
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError):

@@ -1,0 +1,1 @@
+"""An MCP server split over modules, in Python 3.12+ syntax."""
