@@ -123,6 +123,13 @@ AUTOMAGICS = frozenset(
 _ESCAPE = re.compile(r"[ \t]*(?:%|!|\?)")
 _ASSIGNED_ESCAPE = re.compile(r"([ \t]*[\w.\[\]'\", ]+?[ \t]*=[ \t]*)[!%]")
 _HELP = re.compile(r"[ \t]*\??[\w.]+\?{1,2}[ \t]*$")
+# An automagic command on a later line of a cell that is not Python (``pip install x``
+# after ``!pip install y``): the word, a space, then what no Python operand starts with
+# a name followed by (an operator, ``=``, a bracket, a dot, a comma, a colon).
+_AUTOMAGIC_LINE = re.compile(
+    r"[ \t]*(?:" + "|".join(sorted(AUTOMAGICS)) + r")[ \t]+(?![=(\[.,:;+\-*/%<>!&|^@~]|if\b|else\b"
+    r"|and\b|or\b|in\b|is\b|not\b|for\b|$)"
+)
 
 
 _EXTRA_SUFFIXES: tuple[str, ...] = ()
@@ -457,6 +464,7 @@ def _python_of(number: int, source: str) -> Cell | SkippedCell:
     restore: dict[str, str] = {}
     out: list[str] = []
     continuing = False
+    indent = ""
     for index, line in enumerate(lines):
         body = line.rstrip("\r\n")
         ending = line[len(body) :]
@@ -466,13 +474,23 @@ def _python_of(number: int, source: str) -> Cell | SkippedCell:
             if index != 0 or not name or name[0] not in TRANSPARENT_CELL_MAGICS:
                 return SkippedCell(number, "magic")
         at_start = index in starts
-        magic = continuing or (at_start and (bool(_ESCAPE.match(body)) or bool(_HELP.match(body))))
+        magic = continuing or (
+            at_start
+            and (
+                bool(_ESCAPE.match(body))
+                or bool(_HELP.match(body))
+                or bool(_AUTOMAGIC_LINE.match(body))
+            )
+        )
         assigned = None if magic or not at_start else _ASSIGNED_ESCAPE.match(body)
         if magic or assigned is not None:
             if assigned is not None:
                 placeholder = f"{assigned.group(1)}...  # toolret:ipython:{index}"
             else:
-                indent = body[: len(body) - len(stripped)]
+                # A continuation line (``!pip install \`` then ``    pkg``) is indented
+                # as the command it continues: its own indent would be an IndentationError.
+                if not continuing:
+                    indent = body[: len(body) - len(stripped)]
                 placeholder = f"{indent}pass  # toolret:ipython:{index}"
             restore[placeholder] = body
             out.append(placeholder + (ending or ""))

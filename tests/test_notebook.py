@@ -673,6 +673,25 @@ def test_a_continuation_line_starting_with_an_operator_is_python(
     assert [r[1:3] for r in rows] == [("TRV201", 2)]
 
 
+@pytest.mark.parametrize(
+    "setup",
+    [
+        # Both from the Anthropic cookbook and a GenAI agents course: CPython rejects
+        # the cell, IPython runs it, and the tools below it were lost to a TRV001.
+        "!pip install -qU \\\n    browser-use==0.7 \\\n    openai\npip install faiss-cpu",
+        "%pip install browser-use\nconda install -y faiss",
+    ],
+    ids=["continued-shell-command", "automagic-on-a-later-line"],
+)
+def test_shell_commands_continued_or_automagic_on_a_later_line_are_ipython(
+    project: Path, toolret_cli: Invoke, setup: str
+) -> None:
+    cell = f'{setup}\n@tools.action("Count")\ndef count(xs):\n    return len(xs)'
+    write(project / "nb.ipynb", notebook([code("setup", SETUP), code("tools", cell)]))
+    rows = found(toolret_cli, "nb.ipynb")
+    assert [r[1] for r in rows] == ["TRV201"], rows
+
+
 # ------------------------------------------------------------------ custom extensions
 
 TOOL_FILE = """\
