@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import libcst as cst
 
-from lint_rules.analysis.module import TOO_DEEP, ParsedModule, UnparsableSource, parse_module
+from lint_rules.analysis.module import (
+    TOO_DEEP,
+    ParsedModule,
+    UnparsableSource,
+    parse_module,
+    source_line,
+)
 from lint_rules.analysis.noqa import NoqaDirectives
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.stack import call_deep
@@ -477,7 +483,7 @@ def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagno
         compile(source, path or "<unknown>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as python_error:
         row = python_error.lineno or 1
-        column = python_error.offset or 1
+        column = _error_column(source, row, python_error.offset or 1)
         message = f"SyntaxError: {python_error.msg}"
         return _engine_diagnostic(ParseError, path, row, max(column, 1), message)
     except (ValueError, RecursionError, MemoryError):
@@ -487,6 +493,17 @@ def _parse_error(source: str, path: str, error: cst.ParserSyntaxError) -> Diagno
     return _engine_diagnostic(
         ParseError, path, max(row, 1), max(column, 1), f"SyntaxError: {error.message}"
     )
+
+
+def _error_column(source: str, row: int, offset: int) -> int:
+    """CPython's 1-based error column, inside the line (or just past its end). Some
+    tokenizer errors (``unexpected EOF`` after a backslash) give a UTF-8 byte offset
+    rather than a character one: past the line's characters, it is read as bytes."""
+    text = source_line(source, row)
+    if offset - 1 > len(text):
+        encoded = text.encode("utf-8", "surrogatepass")
+        offset = len(encoded[: offset - 1].decode("utf-8", "ignore")) + 1
+    return max(1, min(offset, len(text) + 1))
 
 
 def _internal_error(path: str, what: str, error: BaseException) -> Diagnostic:

@@ -155,3 +155,22 @@ def test_a_backslash_line_deep_in_an_elif_chain_is_blanked_too() -> None:
     (diagnostic,) = check_source(source, "functions/f.py", Settings())
     assert diagnostic.code == "TRV101"
     assert source.splitlines()[diagnostic.location.row - 1].strip() == "return 3"
+
+
+def test_an_indentation_error_at_the_end_after_a_crlf_line_is_one_trv001() -> None:
+    # The campaign's mutant (CRLF on the last line only): CPython reports the error on
+    # line 4, one past the lines str.splitlines() sees; placing it raised IndexError.
+    source = 'def end_function(conv):\n if o!="":\n  if v:\r\n'
+    (diagnostic,) = check_source(source, "functions/end_function.py", Settings())
+    assert diagnostic.code == "TRV001", diagnostic.message
+    assert "expected an indented block" in diagnostic.message
+
+
+def test_an_unexpected_eof_after_non_ascii_text_is_placed_inside_its_line() -> None:
+    # CPython gives this tokenizer error a UTF-8 byte offset: column 12 of a 6-character
+    # line. The campaign's generated Pydantic AI programs found it.
+    source = "from pydantic_ai import t\ndef r():\n def A():ú\\\n倲ŏĢ𱋊ā\\"
+    (diagnostic,) = check_source(source, "pydantic_ai_tools.py", Settings())
+    assert diagnostic.code == "TRV001"
+    row_text = source.split("\n")[diagnostic.location.row - 1]
+    assert 1 <= diagnostic.location.column <= len(row_text) + 1

@@ -653,8 +653,17 @@ def check_parse_cost(source: str, tree: ast.Module | None) -> ast.Module | None:
 
 def _column(source: str, line: int, offset: int) -> int:
     """The code-point column of UTF-8 byte ``offset`` on ``line`` (CPython's ``col_offset``)."""
-    text = source.splitlines()[line - 1] if 0 < line <= source.count("\n") + 1 else ""
+    text = source_line(source, line)
     return len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "replace"))
+
+
+def source_line(source: str, line: int) -> str:
+    """Line ``line`` (1-based) as CPython counts lines (``\\n``, ``\\r\\n``, ``\\r``), without
+    its line break; ``""`` past the end (CPython reports an error at EOF one line on)."""
+    if line < 1:
+        return ""
+    lines = _LINE_BREAK.split(source, maxsplit=line)
+    return lines[line - 1] if line <= len(lines) else ""
 
 
 def _chain_kind(node: ast.AST) -> int | None:
