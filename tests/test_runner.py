@@ -102,14 +102,15 @@ def test_a_warm_run_opens_no_file_until_its_text_is_asked_for(
     real_open = open
 
     def spy(file, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if str(file).endswith(".py"):
+        if str(file).endswith((".py", ".ipynb")):
             opened.append(str(file))
         return real_open(file, *args, **kwargs)
 
     real_os_open = os.open
 
     def os_spy(file, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if str(file).endswith(".py"):  # every source is read through fileio.read_regular
+        # every source is read through fileio.read_regular
+        if str(file).endswith((".py", ".ipynb")):
             opened.append(str(file))
         return real_os_open(file, *args, **kwargs)
 

@@ -327,7 +327,8 @@ def _scan(source: str) -> tuple[list[tuple[int, bool, str]], dict[int, int]]:
                     for row in range(first, last + 1):
                         span_end[row] = last
                 first = last = -1
-    except (tokenize.TokenError, SyntaxError):
+    except (tokenize.TokenError, SyntaxError, UnicodeError):
+        # 3.12's C tokenizer also refuses a lone surrogate (UnicodeEncodeError).
         pass
     return comments, span_end
 
