@@ -39,11 +39,13 @@ files, whatever their specificity.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import difflib
 import functools
 import hashlib
 import json
+import keyword
 import os
 import re
 import sys
@@ -55,6 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
+from lint_rules.globs import GlobSet, Token, parse_ruff_glob
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
@@ -130,102 +133,11 @@ class ConfigError(Exception):
         self.summary = summary if summary is not None else message
 
 
-# ---------------------------------------------------------------------------
-# Glob patterns (ruff's globset semantics)
-
-
-def glob_to_regex(pattern: str) -> str:
-    """Translate a ruff-style glob into a regular expression (matched in full).
-
-    ruff compiles ``exclude`` and ``per-file-ignores`` patterns with globset's
-    defaults, where ``*`` and ``?`` also match ``/``; ``**/`` may match no
-    directory at all; ``[...]`` and ``{a,b}`` work; ``\\`` escapes. Raises
-    ``ValueError`` for an unclosed ``[`` or ``{``.
-    """
-    out: list[str] = []
-    index = 0
-    in_braces = False
-    while index < len(pattern):
-        char = pattern[index]
-        if pattern.startswith("**/", index) and (index == 0 or pattern[index - 1] == "/"):
-            out.append("(?:.*/)?")
-            index += 3
-        elif char == "*":
-            out.append(".*")
-            while index < len(pattern) and pattern[index] == "*":
-                index += 1
-        elif char == "?":
-            out.append(".")
-            index += 1
-        elif char == "[":
-            close = _class_end(pattern, index)
-            if close < 0:
-                raise ValueError(f"unclosed character class in {pattern!r}")
-            out.append(_class_to_regex(pattern[index + 1 : close], exclude_slash=False))
-            index = close + 1
-        elif char == "{" and not in_braces:
-            if "}" not in pattern[index:]:
-                raise ValueError(f"unclosed alternation in {pattern!r}")
-            out.append("(?:")
-            in_braces = True
-            index += 1
-        elif char == "}" and in_braces:
-            out.append(")")
-            in_braces = False
-            index += 1
-        elif char == "," and in_braces:
-            out.append("|")
-            index += 1
-        elif char == "\\" and index + 1 < len(pattern):
-            out.append(re.escape(pattern[index + 1]))
-            index += 2
-        else:
-            out.append(re.escape(char))
-            index += 1
-    return "".join(out)
-
-
-def _class_end(pattern: str, start: int) -> int:
-    """Index of the ``]`` closing the class opened at ``start``, or -1."""
-    index = start + 1
-    if index < len(pattern) and pattern[index] in "!^":
-        index += 1
-    if index < len(pattern) and pattern[index] == "]":
-        index += 1  # a leading ``]`` is a member, not the end
-    while index < len(pattern):
-        if pattern[index] == "\\":
-            index += 2
-            continue
-        if pattern[index] == "]":
-            return index
-        index += 1
-    return -1
-
-
-def _class_to_regex(body: str, *, exclude_slash: bool) -> str:
-    negated = body[:1] in ("!", "^")
-    if negated:
-        body = body[1:]
-    members: list[str] = []
-    index = 0
-    while index < len(body):
-        char = body[index]
-        if char == "\\" and index + 1 < len(body):
-            members.append(re.escape(body[index + 1]))
-            index += 2
-            continue
-        members.append("-" if char == "-" else re.escape(char))
-        index += 1
-    inner = "".join(members)
-    if negated:
-        return f"[^{inner}/]" if exclude_slash else f"[^{inner}]"
-    return f"(?!/)[{inner}]" if exclude_slash else f"[{inner}]"
-
-
 def _check_glob(pattern: str) -> str:
+    """A ruff-style glob (``globs.parse_ruff_glob`` documents the syntax)."""
     if not pattern:
         raise ValueError("empty glob pattern")
-    glob_to_regex(pattern)
+    parse_ruff_glob(pattern)
     return pattern
 
 
@@ -305,6 +217,16 @@ def _check_name(name: str) -> str:
     return name
 
 
+def _check_identifier(name: str) -> str:
+    """A keyword argument's name: anything else could never be written in a call."""
+    _check_name(name)
+    if keyword.iskeyword(name):
+        raise ValueError(f"`{name}` is a Python keyword, never a keyword argument's name")
+    if not name.isidentifier():
+        raise ValueError(f"`{name}` is not a Python identifier (a keyword argument's name)")
+    return name
+
+
 def _specificity(selector: str) -> int:
     """ruff's ordering: ``ALL`` < ``TRV`` < ``TRV1`` < ``TRV10`` < ``TRV101``."""
     return -1 if selector == "ALL" else len(selector) - 3
@@ -362,6 +284,7 @@ Glob = Annotated[str, _After(_check_glob)]
 Extension = Annotated[str, _After(_check_extension)]
 Language = Annotated[str, _After(_check_language)]
 Name = Annotated[str, _After(_check_name)]
+Identifier = Annotated[str, _After(_check_identifier)]
 StrictBool = Annotated[bool, _StrictBool()]
 
 
@@ -393,7 +316,7 @@ class BrowserUseSettings:
 
     __pydantic_config__ = _TABLE_CONFIG
 
-    extra_action_result_fields: tuple[Name, ...] = ()
+    extra_action_result_fields: tuple[Identifier, ...] = ()
     """``ActionResult`` keywords accepted besides the known fields (TRV204)."""
 
 
@@ -428,38 +351,44 @@ class RuleSelection:
     ignore: tuple[Selector, ...] = ()
 
 
-def _glob_regexes(root: str, pattern: str) -> tuple[str, str]:
-    """The regexes for a pattern's basename match and for its root-relative match."""
-    pattern = pattern.rstrip("/") or pattern
-    if os.path.isabs(pattern):
-        absolute = glob_to_regex(Path(pattern).as_posix())
-    else:
-        relative = pattern
-        while relative.startswith("./"):
-            relative = relative[2:]
-        absolute = re.escape(root.rstrip("/") + "/") + glob_to_regex(relative)
-    return glob_to_regex(pattern), absolute
-
-
 class _PathMatcher:
     """Patterns matched like ruff: a path matches one if its basename or its absolute path does.
 
-    All patterns are folded into one regex per form, so testing a path costs
-    two regex calls however long the ``exclude`` list is.
+    The patterns are compiled into one automaton per form (``globs``: linear in the path,
+    whatever the pattern), so testing a path costs a pass over its basename and one over
+    its path below the root, however long the ``exclude`` list is. A relative pattern is
+    matched against the path below ``root``; an absolute one against the whole path.
     """
 
-    __slots__ = ("_absolute", "_basename")
+    __slots__ = ("_absolute", "_basename", "_prefix", "_relative")
 
     def __init__(self, root: str, patterns: Iterable[str]) -> None:
-        pairs = [_glob_regexes(root, pattern) for pattern in patterns]
-        self._basename = re.compile("|".join(f"(?:{b})" for b, _ in pairs) or "(?!)", re.DOTALL)
-        self._absolute = re.compile("|".join(f"(?:{a})" for _, a in pairs) or "(?!)", re.DOTALL)
+        self._prefix = root.rstrip("/") + "/"
+        basename: list[tuple[Token, ...]] = []
+        relative: list[tuple[Token, ...]] = []
+        absolute: list[tuple[Token, ...]] = []
+        for pattern in patterns:
+            pattern = pattern.rstrip("/") or pattern
+            basename.append(parse_ruff_glob(pattern))
+            if os.path.isabs(pattern):
+                absolute.append(parse_ruff_glob(Path(pattern).as_posix()))
+            else:
+                below = pattern
+                while below.startswith("./"):
+                    below = below[2:]
+                relative.append(parse_ruff_glob(below))
+        self._basename = GlobSet(basename)
+        self._relative = GlobSet(relative)
+        self._absolute = GlobSet(absolute) if absolute else None
 
     def matches(self, absolute: str, basename: str) -> bool:
-        return (
-            self._basename.fullmatch(basename) is not None
-            or self._absolute.fullmatch(absolute) is not None
-        )
+        if self._basename.matches(basename):
+            return True
+        if absolute.startswith(self._prefix) and self._relative.matches(
+            absolute[len(self._prefix) :]
+        ):
+            return True
+        return self._absolute is not None and self._absolute.matches(absolute)
 
 
 @functools.lru_cache(maxsize=256)
@@ -1028,14 +957,23 @@ def _value_problems(error: ValidationError, problems: _Problems) -> list[tuple[K
 
 
 def _read_text(path: Path) -> str:
+    """A config file's text; a UTF-8 byte order mark (Windows editors write one) is dropped,
+    so positions count from what an editor shows."""
     try:
-        return read_regular(path, limit=TEXT_FILE_LIMIT).decode("utf-8")
+        data = read_regular(path, limit=TEXT_FILE_LIMIT)
     except OSError as error:
         raise ConfigError(
             f"toolret: cannot read configuration file {path}: {error.strerror}"
         ) from None
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ConfigError(_invalid(path, f"not UTF-8: {error.reason}")) from None
+        # Everything before the first bad byte is UTF-8: that gives its line and column.
+        before = data[: error.start].decode("utf-8")
+        text = data.decode("utf-8", errors="replace")
+        detail = f"not UTF-8: {error.reason} (byte 0x{data[error.start]:02x})"
+        raise _error_at(path, text, len(before), len(before) + 1, detail) from None
 
 
 def _parse_toml(path: Path, text: str) -> dict[str, Any]:
@@ -1044,8 +982,22 @@ def _parse_toml(path: Path, text: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as error:
         raise _syntax_error(path, text, str(error)) from None
     except RecursionError:  # the TOML reader recurses per nested array or inline table
-        raise ConfigError(_invalid(path, "TOML parse error: nested too deeply")) from None
+        raise _nesting_error(path, text) from None
     return data
+
+
+def _nesting_error(path: Path, text: str) -> ConfigError:
+    """Too deep for tomllib: the error points at the value that nests deepest."""
+    from lint_rules.toml_positions import deepest_nesting
+
+    found = deepest_nesting(text)
+    if found is None:  # tomllib's own frames ran out (called from deep down): no culprit
+        return ConfigError(_invalid(path, "TOML parse error: nested too deeply"))
+    offset, depth = found
+    message = (
+        f"TOML parse error: nested too deeply ({depth} arrays or inline tables inside one another)"
+    )
+    return _error_at(path, text, offset, offset + 1, message)
 
 
 def _syntax_error(path: Path, text: str, message: str) -> ConfigError:
@@ -1053,16 +1005,57 @@ def _syntax_error(path: Path, text: str, message: str) -> ConfigError:
     match = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", message, re.DOTALL)
     if match is None:
         return ConfigError(_invalid(path, f"TOML parse error: {message}"))
-    from lint_rules.toml_positions import TomlPositions
-
     row, column = int(match.group(2)), int(match.group(3))
     offset = sum(len(line) + 1 for line in text.split("\n")[: row - 1]) + column - 1
+    return _error_at(path, text, offset, offset + 1, f"TOML parse error: {match.group(1)}")
+
+
+def _error_at(path: Path, text: str, offset: int, end: int, message: str) -> ConfigError:
+    """An error at ``offset`` of ``text``: FILE:LINE:COL, the source line, carets to ``end``."""
+    from lint_rules.toml_positions import TomlPositions
+
+    positions = TomlPositions(text, scan=False)
+    row, column = positions.line_column(offset)
     shown = _shown_path(path)
-    line = f"{shown}:{row}:{column}: TOML parse error: {match.group(1)}"
-    snippet = TomlPositions(text, scan=False).snippet(offset, offset + 1)
+    line = f"{shown}:{row}:{column}: {message}"
+    snippet = positions.snippet(offset, end)
     return ConfigError(
         f"toolret: invalid configuration in {shown}\n{line}\n{snippet}", summary=line
     )
+
+
+def _pyproject_table_error(path: Path, text: str) -> ConfigError:
+    """A ``toolret.toml`` that kept pyproject's ``[tool.toolret]``: its keys would all be
+    unknown, so say what to change, at the first header or key under ``tool.toolret``."""
+    from lint_rules.toml_positions import TomlPositions
+
+    prefix = ("tool", "toolret")
+    under = [
+        (span.key, where)
+        for where, span in TomlPositions(text).spans.items()
+        if where[:2] == prefix
+    ]
+    intro = (
+        f"`{path.name}` has its settings at the top level; `[tool.toolret]` is the table "
+        "of `pyproject.toml`"
+    )
+    if not under:
+        return ConfigError(_invalid(path, f"{intro}: drop the `tool.toolret` prefix"))
+    offset, where = min(under)
+    end = offset + 1
+    if text[offset] == "[":  # a table header: underline it, and name the one to write
+        line_end = text.find("\n", offset)
+        close = text.find("]", offset, len(text) if line_end < 0 else line_end)
+        if close > 0:
+            end = close + (2 if text.startswith("[[", offset) else 1)
+        fix = (
+            "drop the `[tool.toolret]` header"
+            if where == prefix
+            else f"write `[{_dotted(where[2:])}]` for `[{_dotted(where)}]`"
+        )
+    else:
+        fix = f"drop the `tool.toolret.` prefix of `{_dotted(where)}`"
+    return _error_at(path, text, offset, end, f"{intro}: {fix}")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -1090,6 +1083,8 @@ def load_settings(path: Path) -> Settings:
         table = _toolret_table(data)
         if table is None:
             return Settings(root=path.parent)
+    elif _toolret_table(data) is not None:
+        raise _pyproject_table_error(path, text)
     problems = _Problems(path, text, base)
     if not isinstance(table, dict):
         raise problems.error([(base, False, f"expected a table, got {_kind(table)}")])

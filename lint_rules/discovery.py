@@ -48,14 +48,13 @@ be read is passed to ``on_error`` and the walk goes on as if it were absent.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-# The bracket-class helpers are shared with config's globs: one parser for ``[...]``.
-from lint_rules.config import Settings, _class_end, _class_to_regex
+from lint_rules.config import Settings
 from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
+from lint_rules.globs import Directories, GlobSet, Token, parse_gitignore_glob
 
 __all__ = ["PYTHON_SUFFIXES", "DiscoveryError", "GitignoreFile", "discover"]
 
@@ -83,55 +82,9 @@ def _ignore_error(path: Path, error: OSError) -> None:
 
 @dataclass(frozen=True)
 class _IgnorePattern:
-    regex: re.Pattern[str]
+    tokens: tuple[Token, ...]
     negated: bool
     directory_only: bool
-
-
-def _translate_gitignore(pattern: str) -> str:
-    """A gitignore glob (``*`` stops at ``/``) as a regular expression."""
-    out: list[str] = []
-    index = 0
-    length = len(pattern)
-    while index < length:
-        char = pattern[index]
-        if char == "*":
-            run_end = index
-            while run_end < length and pattern[run_end] == "*":
-                run_end += 1
-            whole_segment = (
-                run_end - index == 2
-                and (index == 0 or pattern[index - 1] == "/")
-                and (run_end == length or pattern[run_end] == "/")
-            )
-            if whole_segment and run_end == length:
-                out.append(".*")  # ``dir/**``: everything inside
-                index = run_end
-            elif whole_segment:
-                out.append("(?:.*/)?")  # ``**/``: any number of directories, even none
-                index = run_end + 1
-            else:
-                out.append("[^/]*")  # other runs of ``*`` are one ``*``
-                index = run_end
-        elif char == "?":
-            out.append("[^/]")
-            index += 1
-        elif char == "[":
-            close = _class_end(pattern, index)
-            if close < 0:
-                out.append(re.escape(char))
-                index += 1
-            else:
-                # A class never matches ``/`` in gitignore.
-                out.append(_class_to_regex(pattern[index + 1 : close], exclude_slash=True))
-                index = close + 1
-        elif char == "\\" and index + 1 < length:
-            out.append(re.escape(pattern[index + 1]))
-            index += 2
-        else:
-            out.append(re.escape(char))
-            index += 1
-    return "".join(out)
 
 
 def _parse_gitignore_line(line: str) -> _IgnorePattern | None:
@@ -148,20 +101,29 @@ def _parse_gitignore_line(line: str) -> _IgnorePattern | None:
     if not line:
         return None
     anchored = "/" in line
-    line = line.removeprefix("/")
-    regex = ("" if anchored else "(?:.*/)?") + _translate_gitignore(line)
-    return _IgnorePattern(re.compile(regex, re.DOTALL), negated, directory_only)
+    tokens = parse_gitignore_glob(line.removeprefix("/"))
+    if not anchored:
+        tokens = (Directories(), *tokens)  # matches at any depth
+    return _IgnorePattern(tokens, negated, directory_only)
 
 
 class GitignoreFile:
-    """The patterns of one ``.gitignore`` (or ``info/exclude``), relative to ``base``."""
+    """The patterns of one ``.gitignore`` (or ``info/exclude``), relative to ``base``.
 
-    __slots__ = ("_patterns", "base")
+    The lines are compiled into two automata (``globs.GlobSet``), one with every line
+    for directories and one without the directory-only lines for files: a path is
+    tested once, in time linear in its length, however many lines the file has.
+    """
+
+    __slots__ = ("_for_directories", "_for_files", "_patterns", "base")
 
     def __init__(self, base: Path, lines: Sequence[str]) -> None:
         self.base = base
         parsed = (_parse_gitignore_line(line) for line in lines)
         self._patterns = tuple(pattern for pattern in parsed if pattern is not None)
+        self._for_directories = GlobSet([pattern.tokens for pattern in self._patterns])
+        files = [pattern for pattern in self._patterns if not pattern.directory_only]
+        self._for_files = (tuple(files), GlobSet([pattern.tokens for pattern in files]))
 
     @classmethod
     def read(
@@ -186,14 +148,14 @@ class GitignoreFile:
     def match(self, relative: str, is_dir: bool) -> bool | None:
         """``True`` ignored, ``False`` re-included by ``!``, ``None`` no line matches.
 
-        ``relative`` is the ``/``-separated path from ``base``.
+        ``relative`` is the ``/``-separated path from ``base``; the last matching line wins.
         """
-        for pattern in reversed(self._patterns):
-            if pattern.directory_only and not is_dir:
-                continue
-            if pattern.regex.fullmatch(relative) is not None:
-                return not pattern.negated
-        return None
+        if is_dir:
+            patterns, automaton = self._patterns, self._for_directories
+        else:
+            patterns, automaton = self._for_files
+        last = automaton.last_match(relative)
+        return None if last < 0 else not patterns[last].negated
 
 
 class _IgnoreStack:

@@ -22,7 +22,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["Span", "TomlPositions"]
+__all__ = ["Span", "TomlPositions", "deepest_nesting"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _SPACE = " \t"
@@ -221,6 +221,55 @@ class TomlPositions:
             pos = self._skip(pos, newlines=True)
             if text[pos] == ",":
                 pos += 1
+
+
+def deepest_nesting(text: str) -> tuple[int, int] | None:
+    """The value whose arrays and inline tables nest deepest: the offset of its opening
+    bracket and its depth (the first such value); ``None`` when nothing nests.
+
+    For a text ``tomllib`` gave up on with ``RecursionError``, so it reads as little as
+    it can: strings and comments are skipped, a ``[`` is a table header unless a value
+    is expected (after ``=``, or inside an array or inline table). Should the text end
+    inside a string, what was read stands.
+    """
+    reader = TomlPositions(text, scan=False)
+    best: tuple[int, int] | None = None
+    depth = 0
+    deepest = 0
+    opened = 0
+    value_expected = False
+    pos = 0
+    length = len(text)
+    while pos < length:
+        char = text[pos]
+        if char == "#":
+            end = text.find("\n", pos)
+            pos = length if end < 0 else end
+            continue
+        if char in "\"'":
+            try:
+                pos = reader._string_end(pos)
+            except ValueError:  # unterminated: the nesting read so far is the answer
+                break
+            value_expected = False
+            continue
+        if char in "[{" and (depth or value_expected or char == "{"):
+            if depth == 0:
+                opened, deepest = pos, 0
+            depth += 1
+            deepest = max(deepest, depth)
+            if best is None or deepest > best[1]:
+                best = (opened, deepest)
+        elif char in "]}" and depth:
+            depth -= 1
+        elif char == "=":
+            value_expected = True
+            pos += 1
+            continue
+        if char not in _SPACE:
+            value_expected = False
+        pos += 1
+    return best
 
 
 def _basic_string(raw: str) -> str:
