@@ -79,6 +79,14 @@ async def indexed_client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIte
     await lsp_client.shutdown_session()
 
 
+@pytest_lsp.fixture(config=SERVER, loop_scope="module")
+async def resolving_client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    """A push client that resolves a code action's ``edit`` (``codeAction/resolve``)."""
+    await start(lsp_client, tmp_path, pull=False, resolve=True)
+    yield
+    await lsp_client.shutdown_session()
+
+
 # ------------------------------------------------------------------ helpers
 
 
@@ -86,7 +94,7 @@ def utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def capabilities(*, pull: bool) -> types.ClientCapabilities:
+def capabilities(*, pull: bool, resolve: bool = False) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(
             position_encodings=[types.PositionEncodingKind.Utf16]
@@ -94,7 +102,12 @@ def capabilities(*, pull: bool) -> types.ClientCapabilities:
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities() if pull else None,
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
-            code_action=types.CodeActionClientCapabilities(is_preferred_support=True),
+            code_action=types.CodeActionClientCapabilities(
+                is_preferred_support=True,
+                resolve_support=(
+                    types.ClientCodeActionResolveOptions(properties=["edit"]) if resolve else None
+                ),
+            ),
         ),
         workspace=types.WorkspaceClientCapabilities(
             workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
@@ -103,9 +116,13 @@ def capabilities(*, pull: bool) -> types.ClientCapabilities:
     )
 
 
-async def start(client: LanguageClient, root: Path, *, pull: bool) -> types.InitializeResult:
+async def start(
+    client: LanguageClient, root: Path, *, pull: bool, resolve: bool = False
+) -> types.InitializeResult:
     return await client.initialize_session(
-        types.InitializeParams(capabilities=capabilities(pull=pull), root_uri=root.as_uri())
+        types.InitializeParams(
+            capabilities=capabilities(pull=pull, resolve=resolve), root_uri=root.as_uri()
+        )
     )
 
 
@@ -253,11 +270,8 @@ async def test_diagnostic_at_utf16_position_and_its_quick_fix(
 
     actions = await code_actions(client, uri, diagnostic)
     titles = [action.title for action in actions]
-    assert titles == [
-        "toolret (TRV101): Wrap in `str()`",
-        "Disable TRV101 for this line",
-        "toolret: Fix all auto-fixable problems",
-    ]
+    # No fix-all for the light bulb's request (no ``only``): the client cannot resolve it.
+    assert titles == ["toolret (TRV101): Wrap in `str()`", "Disable TRV101 for this line"]
     fix = actions[0]
     assert fix.kind == types.CodeActionKind.QuickFix
     assert fix.is_preferred is True
@@ -320,6 +334,23 @@ async def test_fix_all_applies_safe_fixes_only(push_client: LanguageClient, tmp_
 
     change_document(client, uri, 2, fixed)
     assert [d.code for d in await published(client, uri)] == ["TRV105"]
+
+
+@in_module_loop
+async def test_the_light_bulb_offers_fix_all_and_resolve_computes_it(
+    resolving_client: LanguageClient, tmp_path: Path
+) -> None:
+    client = resolving_client
+    uri = function_file(tmp_path)
+    open_document(client, uri, MIXED)
+    diagnostics = await published(client, uri)
+    actions = await code_actions(client, uri, diagnostics[1])  # no ``only``: the light bulb
+    (offered,) = [action for action in actions if action.kind == "source.fixAll.toolret"]
+    assert offered.edit is None  # not computed for a glance
+    resolved = await client.code_action_resolve_async(offered)
+    assert apply(MIXED, resolved.edit, uri) == MIXED.replace("return 0", "return str(0)").replace(
+        "return len(bookings)", "return str(len(bookings))"
+    )
 
 
 @in_module_loop

@@ -8,7 +8,10 @@ What it does
 ------------
 * Diagnostics for Python documents on open, change (debounced by
   :data:`DEBOUNCE_SECONDS`) and save, from the same ``check_source`` as the CLI,
-  run on a worker thread so the event loop keeps answering requests.
+  run off the event loop so it keeps answering requests: on a worker thread, or,
+  for a document of ``scheduler.ISOLATE_CHARS`` or more, in a child process that is
+  killed when a newer text supersedes it (LibCST holds the GIL for seconds on a
+  large module; a small document's requests never wait for it).
 * *Pull* diagnostics (``textDocument/diagnostic``) when the client declares the
   ``textDocument.diagnostic`` capability, *push* (``publishDiagnostics``)
   otherwise; never both, or the client would show every finding twice.
@@ -17,6 +20,10 @@ What it does
   preferred, so "auto fix" never applies it unasked), "Disable TRVxxx for this
   line" (adds or extends the ``# noqa`` on the diagnostic's noqa row), and
   ``source.fixAll.toolret`` (every safe fix, pass after pass, like ``toolret fix``).
+  Fix-all is computed only for a request that names its kind (``only``, as
+  ``editor.codeActionsOnSave`` sends); the light bulb's unfiltered request gets it
+  without its edit where the client supports ``codeAction/resolve``, which then
+  computes it, and not at all elsewhere.
   A fix is applied by the fix engine (``lint_rules.fixes``) and sent as the
   minimal edits between the text before and after, so the editor gets exactly
   what ``toolret fix`` would write.
@@ -71,7 +78,8 @@ What it does
   UTF-8, JSON or a JSON-RPC message is answered -32700/-32600 where it has an id.
   The lifecycle is the specification's: ``ServerNotInitialized`` (-32002) before
   ``initialize``, ``InvalidRequest`` after ``shutdown``; it exits 0 on ``exit``
-  after ``shutdown``, 1 otherwise, with a line on stderr if stdin just closes.
+  after ``shutdown``, 1 otherwise, with a line on stderr if stdin just closes, and
+  at once: a check under way is abandoned and its child killed.
 
 Document sync is *full*, not incremental: pygls 2.1 applies incremental changes
 on ``str.splitlines`` lines, which also break at form feeds, ``\\x1c``-``\\x1e``,

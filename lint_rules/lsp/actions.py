@@ -22,6 +22,9 @@ from lint_rules.rules import UNSUPPRESSIBLE
 logger = logging.getLogger(__name__)
 
 
+FIX_ALL_TITLE = f"{SOURCE}: Fix all auto-fixable problems"
+
+
 class CodeActions(Notebooks):
     """``textDocument/codeAction`` for documents and notebook cells."""
 
@@ -50,19 +53,68 @@ class CodeActions(Notebooks):
                     if key not in seen:
                         seen.add(key)
                         actions.append(action)
-        if _wants(only, FIX_ALL_KIND) and any(
-            fixes.is_applicable(finding) for finding, _ in state.findings
-        ):
-            fixed = await self._run(self._fix_all, uri, source)
-            if fixed != source and _source_of(self.workspace.get_text_document(uri)) == source:
-                actions.append(
-                    types.CodeAction(
-                        title=f"{SOURCE}: Fix all auto-fixable problems",
-                        kind=FIX_ALL_KIND,
-                        edit=self._workspace_edit(document, text_edits(source, fixed, codec)),
-                    )
-                )
+        if any(fixes.is_applicable(finding) for finding, _ in state.findings):
+            fix_all = await self._fix_all_action(only, uri, notebook=False)
+            if fix_all is not None:
+                actions.append(fix_all)
         return actions
+
+    async def _fix_all_action(
+        self, only: Sequence[str] | None, uri: str, *, notebook: bool
+    ) -> types.CodeAction | None:
+        """``source.fixAll.toolret`` for a request: computed when the request asks for
+        it by kind (fix on save); for the light bulb's unfiltered request, offered without
+        its edit where the client resolves actions (``codeAction/resolve`` computes it),
+        and not at all elsewhere — never a wait for every pass of fixes on a glance."""
+        if _asks_for(only, FIX_ALL_KIND):
+            return await self._computed_fix_all(uri, notebook=notebook)
+        if not only and self._resolves_edits:
+            return types.CodeAction(
+                title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, data={"uri": uri, "notebook": notebook}
+            )
+        return None
+
+    async def _resolve(self, action: types.CodeAction) -> types.CodeAction:
+        """``codeAction/resolve``: the edit of a fix-all offered without one (``None``
+        stays: the text changed or nothing is left to fix)."""
+        data = action.data
+        if (
+            action.kind == FIX_ALL_KIND
+            and isinstance(data, dict)
+            and isinstance(data.get("uri"), str)
+        ):
+            computed = await self._computed_fix_all(
+                data["uri"], notebook=bool(data.get("notebook"))
+            )
+            if computed is not None:
+                action.edit = computed.edit
+        return action
+
+    async def _computed_fix_all(self, uri: str, *, notebook: bool) -> types.CodeAction | None:
+        """Fix-all with its edit: every safe fix applied to the text as it is now (a
+        notebook's: to its module, sent as edits of its cells)."""
+        if notebook:
+            cells = await self._current_notebook(uri)
+            if cells is None or cells.notebook is None or cells.cells is None:
+                return None
+            module = cells.notebook.python_source
+            fixed = await self._fix_anywhere(uri, module)
+            edit = self._cells_edit(cells, fixed) if fixed != module else None
+            if edit is None or self._cells_of(uri) != cells.cells:
+                return None
+            return types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, edit=edit)
+        state = await self._current(uri)
+        if state is None or not state.parsed or state.source is None:
+            return None
+        source = state.source
+        fixed = await self._fix_anywhere(uri, source)
+        document = self.workspace.get_text_document(uri)
+        if fixed == source or _source_of(document) != source:
+            return None  # nothing to fix, or changed meanwhile
+        edits = text_edits(source, fixed, document.position_codec)
+        return types.CodeAction(
+            title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, edit=self._workspace_edit(document, edits)
+        )
 
     def _quick_fixes(
         self,
@@ -118,21 +170,14 @@ class CodeActions(Notebooks):
                     if key not in seen:
                         seen.add(key)
                         actions.append(action)
-        if _wants(only, FIX_ALL_KIND) and any(
+        if any(
             fixes.is_applicable(finding)
             for found in state.findings.values()
             for finding, _ in found
         ):
-            fixed = await self._run(self._fix_all, notebook_uri, module)
-            edit = self._cells_edit(state, fixed) if fixed != module else None
-            if edit is not None and self._cells_of(notebook_uri) == state.cells:
-                actions.append(
-                    types.CodeAction(
-                        title=f"{SOURCE}: Fix all auto-fixable problems",
-                        kind=FIX_ALL_KIND,
-                        edit=edit,
-                    )
-                )
+            fix_all = await self._fix_all_action(only, notebook_uri, notebook=True)
+            if fix_all is not None:
+                actions.append(fix_all)
         return actions
 
     def _cell_quick_fixes(
@@ -186,6 +231,13 @@ def _wants(only: Sequence[str] | None, kind: str) -> bool:
     if not only:
         return True
     return any(kind == wanted or kind.startswith(f"{wanted}.") for wanted in only)
+
+
+def _asks_for(only: Sequence[str] | None, kind: str) -> bool:
+    """Whether a request names ``kind`` (or a kind it belongs to) in ``only``. Fix-all is
+    computed for these requests alone: it checks the text pass after pass, and the
+    request an editor sends for its light bulb (no ``only``) must not wait for that."""
+    return bool(only) and _wants(only, kind)
 
 
 def _apply_one(source: str, fix: Fix) -> str | None:

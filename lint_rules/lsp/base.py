@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from lint_rules.analysis.summaries import SummaryStore
 from lint_rules.config import CONFIG_FILENAMES, Settings, SettingsResolver
 from lint_rules.discovery import DiscoveryError, discover
 from lint_rules.lsp.protocol import ToolretProtocol
+from lint_rules.lsp.scheduler import Isolated, Worker
 from lint_rules.lsp.state import _Document, _NotebookState
 from lint_rules.lsp.text import _LineIndex
 from lint_rules.model import Diagnostic, Location, Severity
@@ -87,6 +87,8 @@ class ServerBase(LanguageServer):
         """Whether the client pulls diagnostics (decided at ``initialize``)."""
         self._refresh_support = False
         self._document_changes = False
+        self._resolves_edits = False
+        """Whether the client resolves a code action's ``edit`` (``codeAction/resolve``)."""
         self._watch_files = False
         self._documents: dict[str, _Document] = {}
         self._notebooks: dict[str, _NotebookState] = {}
@@ -101,8 +103,11 @@ class ServerBase(LanguageServer):
         self._replaced: set[str] = set()
         """Modules whose summary the last checks replaced (a buffer's edit)."""
         # One worker: checks run in order, and the resolver's and the project's
-        # caches are only ever touched from that thread.
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolret-check")
+        # caches are only ever touched from that thread; large texts in child processes.
+        self._worker = Worker("toolret-check")
+        self._isolated = Isolated()
+        self._isolating: dict[str, tuple[tuple[str, int], asyncio.Future[Any]]] = {}
+        """URI → the child's check under way: the (text, generation) it checks, and it."""
         self._tasks: set[asyncio.Task[None]] = set()
         # Cross-file facts: each indexed file's stamp and facts, and the index built
         # from them (worker thread only).
@@ -119,8 +124,7 @@ class ServerBase(LanguageServer):
 
     async def _run(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` on the worker thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, function, *args)
+        return await self._worker.run(function, *args)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

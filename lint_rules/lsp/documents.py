@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
+import pickle
 
 from lsprotocol import types
 
@@ -22,6 +24,7 @@ from lint_rules.lsp.base import (
     _to_lsp,
 )
 from lint_rules.lsp.indexing import Indexing
+from lint_rules.lsp.scheduler import ISOLATE_CHARS, IsolatedError, IsolatedRequest, IsolatedResult
 from lint_rules.lsp.state import _Document
 from lint_rules.lsp.text import _LineIndex, _source_of
 from lint_rules.model import Diagnostic
@@ -57,6 +60,7 @@ class Documents(Indexing):
         state = self._documents.pop(uri, None)
         if state is not None and state.pending is not None:
             state.pending.cancel()
+        self._isolated.cancel(("check", uri))  # nobody wants it checked any more
         if not self.pull_diagnostics:
             self._publish(uri, [], None)
 
@@ -75,7 +79,9 @@ class Documents(Indexing):
             return state
         self._serial += 1
         serial = self._serial
-        found = await self._run(self._check, uri, source)
+        found = await self._check_anywhere(uri, source)
+        if found is None:  # a newer text's check (or newer settings') took over: its answer
+            return state if self._isolated.closed else await self._current(uri)
         self._recheck_readers(exclude=uri)
         if serial < state.applied_serial:
             return state  # a newer text was checked meanwhile
@@ -93,6 +99,72 @@ class Documents(Indexing):
             state.shown = shown
             state.result_id = str(serial)
         return state
+
+    async def _check_anywhere(self, uri: str, source: str) -> list[Diagnostic] | None:
+        """The check of ``source``: on the worker, or in a child process for a large text
+        (``scheduler``); ``None`` when a newer check of ``uri`` took over."""
+        if len(source) < ISOLATE_CHARS:
+            found: list[Diagnostic] = await self._run(self._check, uri, source)
+            return found
+        wanted = (source, self._generation)
+        running = self._isolating.get(uri)
+        if running is None or running[0] != wanted or running[1].done():
+            # A newer text (or settings) than the running check's: that one is killed.
+            task = asyncio.ensure_future(self._isolated_run(("check", uri), uri, source, "check"))
+            running = self._isolating[uri] = (wanted, task)
+        # Shared by every caller that wants this text checked (a pull and a code action);
+        # a caller that gives up leaves it running for the others.
+        result: IsolatedResult | list[Diagnostic] | None = await asyncio.shield(running[1])
+        if self._isolating.get(uri) is running:
+            del self._isolating[uri]
+        if isinstance(result, IsolatedResult):
+            self._deps[_path_of(uri)] = result.deps
+            return result.diagnostics
+        return result
+
+    async def _fix_anywhere(self, uri: str, source: str) -> str:
+        """``source`` with every safe fix applied, where :meth:`_check_anywhere` checks it."""
+        if len(source) < ISOLATE_CHARS:
+            fixed: str = await self._run(self._fix_all, uri, source)
+            return fixed
+        result = await self._isolated_run(("fix", uri), uri, source, "fix")
+        if isinstance(result, IsolatedResult) and result.source is not None:
+            return result.source
+        return source
+
+    async def _isolated_run(
+        self, key: tuple[str, str], uri: str, source: str, kind: str
+    ) -> IsolatedResult | list[Diagnostic] | None:
+        """A child's answer; the worker's diagnostics when there is nothing to send it (an
+        excluded file, a bad config, a failure); ``None`` when superseded."""
+        prepared = await self._run(self._isolated_request, uri, source, kind)
+        if not isinstance(prepared, bytes):
+            return list(prepared)
+        try:
+            return await self._isolated.run(key, prepared)
+        except IsolatedError as error:
+            logger.error("Checking %s failed: %s", uri, error)
+            return [_engine_diagnostic(_path_of(uri), f"Internal error in toolret: {error}")]
+
+    def _isolated_request(self, uri: str, source: str, kind: str) -> bytes | list[Diagnostic]:
+        """Runs on the worker thread: the pickled request for a child process, with this
+        path's settings and the project index as they are now; or the diagnostics to
+        show instead (none for an excluded file, the error of a bad config)."""
+        path = _path_of(uri)
+        try:
+            settings = self._settings_for(path)
+            if path and _is_excluded(path, self._resolver):
+                return []
+            index = self._project.index
+            if index is not None:  # its extractor is this process's: the child sets its own
+                index = copy.copy(index)
+                index.extract = None
+            return pickle.dumps(IsolatedRequest(kind, path, source, settings, index))
+        except ConfigError as error:
+            return [_engine_diagnostic(path, error.summary)]
+        except Exception as error:
+            logger.exception("Preparing the check of %s failed", uri)
+            return [_engine_diagnostic(path, f"Internal error in toolret: {error!r}")]
 
     def _check(self, uri: str, source: str) -> list[Diagnostic]:
         """Runs on the worker thread: settings, exclusion, the engine; never raises."""

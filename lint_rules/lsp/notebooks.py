@@ -36,6 +36,7 @@ class Notebooks(Documents):
         state = self._notebooks.pop(params.notebook_document.uri, None)
         if state is not None and state.pending is not None:
             state.pending.cancel()
+        self._isolated.cancel(("check", params.notebook_document.uri))
         if not self.pull_diagnostics:
             cells = {cell.uri for cell in params.cell_text_documents}
             for uri in sorted(cells | (state.published if state is not None else set())):
@@ -105,7 +106,12 @@ class Notebooks(Documents):
             return state
         self._serial += 1
         serial = self._serial
-        notebook, found = await self._run(self._check_notebook, uri, cells)
+        notebook = await self._run(self._read_notebook, uri, cells)
+        found: list[Diagnostic] | None = []
+        if notebook is not None and notebook.cells:
+            found = await self._check_anywhere(uri, notebook.python_source)
+        if found is None:  # a newer check took over: its answer
+            return state if self._isolated.closed else await self._current_notebook(uri)
         if serial < state.applied_serial:
             return state  # newer cells were checked meanwhile
         state.applied_serial = serial
@@ -141,16 +147,15 @@ class Notebooks(Documents):
             state.result_id = str(serial)
         return state
 
-    def _check_notebook(self, uri: str, cells: _Cells) -> tuple[Notebook | None, list[Diagnostic]]:
-        """Runs on the worker thread: the module of the code cells, checked as one."""
+    @staticmethod
+    def _read_notebook(uri: str, cells: _Cells) -> Notebook | None:
+        """Runs on the worker thread: the module of the code cells (``None``: unreadable)."""
         try:
             notebook = from_cells([(kind, text) for _, kind, text in cells])
         except NotebookError:
             logger.exception("Reading notebook %s failed", uri)
-            return None, []
-        if not notebook.cells:
-            return notebook, []
-        return notebook, self._check(uri, notebook.python_source)
+            return None
+        return notebook
 
     def _schedule_notebook(self, uri: str, delay: float) -> None:
         """Push mode: check notebook ``uri`` after ``delay`` seconds of quiet, then publish."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -50,6 +52,8 @@ class ToolretLanguageServer(CodeActions):
         except KeyboardInterrupt:
             self.exit_code = 1
         finally:
+            self._worker.shutdown()
+            self._isolated.shutdown()  # no child outlives the server
             self.shutdown()  # type: ignore[no-untyped-call]
 
     async def _serve(self, stdin: BinaryIO) -> int:
@@ -124,9 +128,10 @@ class ToolretLanguageServer(CodeActions):
             self._code_action,
             types.CodeActionOptions(
                 code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND],
-                resolve_provider=False,
+                resolve_provider=True,
             ),
         )
+        on(types.CODE_ACTION_RESOLVE, self._resolve)
         on(types.SHUTDOWN, self._shutdown)
 
     def _initialize(self, params: types.InitializeParams) -> None:
@@ -134,6 +139,9 @@ class ToolretLanguageServer(CodeActions):
         text_document = capabilities.text_document
         workspace = capabilities.workspace
         self.pull_diagnostics = text_document is not None and text_document.diagnostic is not None
+        code_action = text_document.code_action if text_document is not None else None
+        resolve = code_action.resolve_support if code_action is not None else None
+        self._resolves_edits = resolve is not None and "edit" in resolve.properties
         if workspace is not None:
             self._refresh_support = bool(
                 workspace.diagnostics is not None and workspace.diagnostics.refresh_support
@@ -174,7 +182,8 @@ class ToolretLanguageServer(CodeActions):
                 task.cancel()
         for task in self._tasks:
             task.cancel()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._worker.shutdown()  # a check under way is abandoned, not waited for
+        self._isolated.shutdown()
 
     def _invalidate(
         self, *, settings: bool, delay: float | None = None, uris: Iterable[str] | None = None
@@ -231,4 +240,11 @@ def main() -> None:
     )
     server = ToolretLanguageServer()
     server.start_io()
-    sys.exit(server.exit_code)
+    # Everything is said and every child is gone: end now. The interpreter's own
+    # teardown (modules, caches, LibCST's trees) takes up to a second after a check,
+    # and a client restarting the server waits for the process to end.
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(server.exit_code)
