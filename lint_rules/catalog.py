@@ -14,6 +14,7 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV001": True,
     "TRV002": True,
     "TRV003": True,
+    "TRV004": False,
     "TRV101": True,
     "TRV102": True,
     "TRV103": True,
@@ -96,10 +97,17 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
 
 
+EVERY_FRAMEWORK_CODES: Final = frozenset({"TRV004"})
+"""Engine codes that report on any file a framework signals, whichever framework's
+rules are enabled: ``--select TRV004`` alone checks the syntax of every such file."""
+
+
 def frameworks_enabled(codes: frozenset[str]) -> tuple[str, ...]:
-    """The frameworks with at least one enabled rule, in a stable order."""
+    """The frameworks with at least one enabled rule (every framework when a code of
+    ``EVERY_FRAMEWORK_CODES`` is enabled), in a stable order."""
+    every = not EVERY_FRAMEWORK_CODES.isdisjoint(codes)
     return tuple(
         key
         for key, prefix in FRAMEWORK_CODE_PREFIXES.items()
-        if any(code.startswith(prefix) for code in codes)
+        if every or any(code.startswith(prefix) for code in codes)
     )

@@ -206,6 +206,14 @@ _SHARED_OPTIONS = (
         "`--extension=ipy:python,nb:ipynb`.",
     ),
     click.option(
+        "--target-version",
+        metavar="<TARGET_VERSION>",
+        default=None,
+        help="The minimum Python version that should be supported (ruff's values: "
+        "py37, py38, py39, py310, py311, py312, py313, py314, py315); TRV004 reports "
+        "syntax newer than it.",
+    ),
+    click.option(
         "--show-fixes/--no-show-fixes",
         default=False,
         help="Show an enumeration of all fixed lint violations. Use `--no-show-fixes` to disable.",
@@ -312,6 +320,7 @@ def check(
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
     extension: tuple[str, ...],
+    target_version: str | None,
     show_fixes: bool,
     ignore_noqa: bool,
     isolated: bool,
@@ -392,6 +401,7 @@ def check(
         exclude=exclude,
         extend_exclude=extend_exclude,
         extension=_extension_pairs(extension),
+        target_version=target_version,
     )
     resolver = _resolver(options)
     project = _project()
@@ -575,6 +585,8 @@ class _RunOptions:
     exclude: tuple[str, ...]
     extend_exclude: tuple[str, ...]
     extension: dict[str, str] = dataclasses.field(default_factory=dict)
+    target_version: str | None = None
+    """``--target-version``: replaces the configuration's (and ``requires-python``'s)."""
     fix_only: bool = False
     """Report only what was fixed (``--fix-only``; ``--diff`` implies it)."""
     show_fixes: bool = False
@@ -610,6 +622,7 @@ def _resolver(options: _RunOptions) -> SettingsResolver:
             respect_gitignore=options.respect_gitignore,
             force_exclude=True if options.force_exclude else None,
             extension=options.extension or None,
+            target_version=options.target_version,
         )
 
     try:
@@ -1116,6 +1129,7 @@ def _show_settings(targets: list[Path], resolver: SettingsResolver, options: _Ru
         lines.append(f"file_resolver.{name} = {_toml(getattr(settings, name))}")
     lines.append(f"file_resolver.project_root = {_quoted(root.absolute())}")
     lines += ["", "# Linter Settings"]
+    lines.append(f"linter.target_version = {_toml(settings.target_version)}")
     for name in ("select", "extend_select", "ignore", "fixable", "unfixable", "extend_fixable"):
         lines.append(f"linter.{name} = {_toml(getattr(settings, name))}")
     for label, layers in (

@@ -15,7 +15,9 @@ is the whole story. Glob patterns in a file are relative to its directory
 Keys are ruff's, with ruff's meaning: ``select`` / ``extend-select`` /
 ``ignore``, ``per-file-ignores`` / ``extend-per-file-ignores``, ``exclude``
 (replaces the default list) / ``extend-exclude``, ``respect-gitignore``,
-``force-exclude``; the frameworks have tables of their own. The rule
+``force-exclude``, ``target-version`` (the Python syntax ``TRV004`` checks against;
+without it the lower bound of ``[project] requires-python`` of the ``pyproject.toml``
+that holds the settings, as ruff infers it); the frameworks have tables of their own. The rule
 selection keys and the framework tables may also sit in a ``lint`` sub-table
 (``[tool.toolret.lint]``), ruff's current layout; a key set both there and at
 the top level is an error. A typo is an error: an unknown key, a value of the
@@ -27,8 +29,8 @@ do (``toml_positions`` finds them), and the closest valid key or code.
 Rule selection
 --------------
 ruff's algorithm, layer by layer (the config file, then each set of CLI
-flags). The base set is the rules that are on by default; ``info`` rules are
-off until a selector names them (a code, a prefix such as ``TRV1``, or
+flags). The base set is the rules that are on by default; ``info`` rules (and
+``TRV004``) are off until a selector names them (a code, a prefix such as ``TRV1``, or
 ``ALL``). Within one layer selectors apply from least to most specific
 (``ALL`` < ``TRV`` < ``TRV1`` < ``TRV10`` < ``TRV101``), and at equal
 specificity ``ignore`` wins. A layer with ``select`` starts from scratch, so
@@ -71,6 +73,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 __all__ = [
     "CONFIG_FILENAMES",
     "DEFAULT_EXCLUDE",
+    "DEFAULT_TARGET_VERSION",
+    "TARGET_VERSIONS",
     "BrowserUseSettings",
     "ConfigError",
     "OpenAIAgentsSettings",
@@ -81,6 +85,7 @@ __all__ = [
     "SettingsResolver",
     "find_config_file",
     "load_settings",
+    "requires_python_target",
 ]
 
 CONFIG_FILENAMES: Final = (".toolret.toml", "toolret.toml", "pyproject.toml")
@@ -118,6 +123,22 @@ DEFAULT_EXCLUDE: Final = (
 """ruff's default ``exclude`` plus toolret's own cache directory."""
 
 _SELECTOR = re.compile(r"ALL|TRV[0-9]{0,3}", re.ASCII)
+
+TARGET_VERSIONS: Final = (
+    "py37",
+    "py38",
+    "py39",
+    "py310",
+    "py311",
+    "py312",
+    "py313",
+    "py314",
+    "py315",
+)
+"""ruff's ``target-version`` values (ruff 0.17.6)."""
+
+DEFAULT_TARGET_VERSION: Final = "py311"
+"""ruff's default ``target-version`` (ruff 0.17.6: ``ruff config target-version``)."""
 
 
 class ConfigError(Exception):
@@ -211,6 +232,52 @@ def _one_typo(known: str, written: str) -> bool:
     )
 
 
+def _check_target_version(value: str) -> str:
+    """One of ruff's ``target-version`` values (``py311``), with a guess for ``3.11``."""
+    if value in TARGET_VERSIONS:
+        return value
+    expected = ", ".join(f"`{name}`" for name in TARGET_VERSIONS)
+    digits = re.sub(r"^(?:python|py)", "", value.strip().lower()).replace(".", "")
+    guess = f"py{digits}"
+    hint = f" (did you mean `{guess}`?)" if guess in TARGET_VERSIONS else ""
+    raise ValueError(f"unknown target version `{value}`{hint}; expected one of {expected}")
+
+
+_SPECIFIER = re.compile(r"\s*(~=|===|==|!=|<=|>=|<|>)\s*(\S+?)\s*")
+_VERSION = re.compile(
+    r"v?(\d+)(?:\.(\d+))?(?:\.\d+)*(?:\.\*)?"
+    r"(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview)[-_.]?\d*)?"
+    r"(?:[-_.]?(?:post|rev|r)[-_.]?\d*)?(?:[-_.]?dev[-_.]?\d*)?(?:\+[a-z0-9._]+)?",
+    re.ASCII | re.IGNORECASE,
+)
+
+
+def requires_python_target(specifier: object) -> str | None:
+    """The ``target-version`` ruff infers from ``[project] requires-python``: the lower
+    bound of the specifier, as a minor version (``">=3.10"`` → ``py310``, ``"~=3.11"`` →
+    ``py311``, ``">=3.9,<4"`` → ``py39``). ``None`` - nothing inferred - when the
+    specifier has no lower bound, cannot be read, or bounds it below or above ruff's
+    versions (``">=3.6"``), as in ruff."""
+    if not isinstance(specifier, str):
+        return None
+    lower: tuple[int, int] | None = None
+    for clause in specifier.split(","):
+        written = _SPECIFIER.fullmatch(clause)
+        if written is None:
+            return None
+        operator, version = written.groups()
+        parts = _VERSION.fullmatch(version)
+        if parts is None:
+            return None
+        if operator in (">=", ">", "==", "===", "~="):
+            bound = (int(parts.group(1)), int(parts.group(2) or 0))
+            lower = bound if lower is None else max(lower, bound)
+    if lower is None:
+        return None
+    name = f"py{lower[0]}{lower[1]}"
+    return name if name in TARGET_VERSIONS else None
+
+
 def _check_name(name: str) -> str:
     if not name.strip():
         raise ValueError("empty name")
@@ -285,6 +352,7 @@ Extension = Annotated[str, _After(_check_extension)]
 Language = Annotated[str, _After(_check_language)]
 Name = Annotated[str, _After(_check_name)]
 Identifier = Annotated[str, _After(_check_identifier)]
+TargetVersion = Annotated[str, _After(_check_target_version)]
 StrictBool = Annotated[bool, _StrictBool()]
 
 
@@ -468,6 +536,10 @@ class Settings:
     extension: dict[Extension, Language] = field(default_factory=dict)
     """Custom file extensions and what they are checked as (ruff's ``extension``):
     ``{"ipy" = "python", "nb" = "ipynb"}``; walked like ``*.py`` and ``*.ipynb``."""
+    target_version: TargetVersion | None = None
+    """ruff's ``target-version`` (``py37`` … ``py315``): the oldest Python the project
+    supports, whose syntax ``TRV004`` checks. ``None``: not set (nor inferred from
+    ``requires-python``), ruff's default ``DEFAULT_TARGET_VERSION`` applies."""
     polyai: PolyAISettings = PolyAISettings()
     browser_use: BrowserUseSettings = BrowserUseSettings()
     openai_agents: OpenAIAgentsSettings = OpenAIAgentsSettings()
@@ -505,6 +577,12 @@ class Settings:
         # Equality is the generated one, on the fields alone (not the cached values).
         return hash(self._fingerprint)
 
+    @property
+    def python_version(self) -> tuple[int, int]:
+        """The target Python as ``(3, 11)``: ``target_version``, or ruff's default."""
+        name = self.target_version or DEFAULT_TARGET_VERSION
+        return (int(name[2]), int(name[3:]))
+
     # -- overrides ----------------------------------------------------------
 
     def with_overrides(
@@ -523,12 +601,14 @@ class Settings:
         unfixable: Sequence[str] = (),
         extend_fixable: Sequence[str] = (),
         extension: Mapping[str, str] | None = None,
+        target_version: str | None = None,
     ) -> Settings:
         """These settings with command-line flags applied, as ruff applies them.
 
         ``select`` replaces the rule selection (config ``ignore`` included);
         ``extend_select`` and ``ignore`` adjust it. ``per_file_ignores`` and
-        ``exclude`` replace the config's lists, the ``extend_`` ones add to them.
+        ``exclude`` replace the config's lists, the ``extend_`` ones add to them;
+        ``target_version`` replaces the config's (and what ``requires-python`` gave).
         Patterns stay relative to ``root``. Raises ``ConfigError`` naming the flag.
         """
         problems: list[str] = []
@@ -541,6 +621,8 @@ class Settings:
                 shown = f"--{flag} <{flag.upper().replace('-', '_')}>"
             elif check is _check_selector:
                 shown = f"--{flag} <RULE_CODE>"
+            elif check is _check_target_version:
+                shown = f"--{flag} <TARGET_VERSION>"
             else:
                 shown = f"--{flag}"
             for value in items:
@@ -582,6 +664,9 @@ class Settings:
                 checked("extension", _check_language, (language,))
                 mapping[name] = language
             changes["extension"] = mapping
+        if target_version is not None:
+            checked("target-version", _check_target_version, (target_version,))
+            changes["target_version"] = target_version
 
         def layer(
             names: tuple[str, str, str],
@@ -1071,18 +1156,24 @@ def load_settings(path: Path) -> Settings:
     """Read one config file; ``root`` is its directory. Raises ``ConfigError``.
 
     A ``pyproject.toml`` without ``[tool.toolret]`` gives the default settings.
-    Errors give the file, line and column of the offending key or value.
+    Errors give the file, line and column of the offending key or value. Without a
+    ``target-version``, a ``pyproject.toml``'s ``[project] requires-python`` gives it
+    (``requires_python_target``; silently nothing when it cannot be read), as in ruff.
     """
     path = _absolute(path)
     text = _read_text(path)
     data = _parse_toml(path, text)
     base: KeyPath = ()
     table: object = data
+    inferred: str | None = None
     if path.name == "pyproject.toml":
         base = ("tool", "toolret")
         table = _toolret_table(data)
+        project = data.get("project")
+        if isinstance(project, dict):
+            inferred = requires_python_target(project.get("requires-python"))
         if table is None:
-            return Settings(root=path.parent)
+            return Settings(root=path.parent, target_version=inferred)
     elif _toolret_table(data) is not None:
         raise _pyproject_table_error(path, text)
     problems = _Problems(path, text, base)
@@ -1093,9 +1184,12 @@ def load_settings(path: Path) -> Settings:
     from pydantic import ValidationError
 
     try:
-        return Settings.from_mapping({**values, "root": path.parent})
+        settings = Settings.from_mapping({**values, "root": path.parent})
     except ValidationError as error:
         raise problems.error(_value_problems(error, problems)) from None
+    if settings.target_version is None and inferred is not None:
+        settings = dataclasses.replace(settings, target_version=inferred)
+    return settings
 
 
 OVERRIDE_TIP = (

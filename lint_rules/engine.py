@@ -39,7 +39,15 @@ from lint_rules.catalog import DEFAULT_ENABLED
 from lint_rules.config import Settings
 from lint_rules.model import Diagnostic, Edit, Fix, Location
 from lint_rules.notebook import Notebook, NotebookError, NotebookText, is_notebook
-from lint_rules.rules import UNSUPPRESSIBLE, Finding, InternalError, ParseError, Rule, all_rules
+from lint_rules.rules import (
+    UNSUPPRESSIBLE,
+    Finding,
+    InternalError,
+    ParseError,
+    Rule,
+    VersionSyntax,
+    all_rules,
+)
 
 if TYPE_CHECKING:
     from lint_rules.frameworks.tool_function import ToolFunction
@@ -118,7 +126,9 @@ def check_source(
     """
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
-    active = [f for f in frameworks() if _has_enabled_rule(f.key, codes)]
+    # TRV004 reads the syntax of every file a framework signals (``catalog``).
+    every = VersionSyntax.code in codes
+    active = [f for f in frameworks() if every or _has_enabled_rule(f.key, codes)]
     signalled = [f for f in active if _signalled(f, source, path, project, settings)]
     if not signalled:
         return []
@@ -176,6 +186,8 @@ def _check(
         module.use_summaries(store)
         with store.asking_for(path):
             diagnostics = _run_rules(module, path, settings, project, codes, signalled, deep)
+    if VersionSyntax.code in codes:
+        diagnostics.extend(_version_syntax(module, settings, codes, deep))
     diagnostics = _dedupe(diagnostics)
     return sorted(_filter_noqa(diagnostics, source), key=Diagnostic.sort_key)
 
@@ -193,6 +205,8 @@ def _run_rules(
     diagnostics: list[Diagnostic] = []
     for framework in signalled:
         rules = [r for r in _rules_of(framework.key) if r.code in codes]
+        if not rules:  # signalled for TRV004 alone: no contexts to find
+            continue
         try:
             contexts = framework.contexts(module, project)
         except Exception as error:  # a recognition bug must not stop the run
@@ -210,6 +224,34 @@ def _run_rules(
                 continue
             diagnostics.extend(_positioned(rule, findings, module, codes, deep))
     return diagnostics
+
+
+def _version_syntax(
+    module: ParsedModule, settings: Settings, codes: frozenset[str], deep: bool
+) -> list[Diagnostic]:
+    """TRV004: syntax newer than the target version (``analysis.versions``), beside the
+    rules' findings (never instead of them); a failure is one TRV002, as a rule's."""
+    from lint_rules.analysis.versions import newer_syntax
+
+    try:
+        found = newer_syntax(module, settings.python_version)
+    except Exception as error:
+        _shallow_recursion(error, deep)
+        if InternalError.code not in codes:
+            return []
+        return [_internal_error(module.path, f"{VersionSyntax.code} ({VersionSyntax.name})", error)]
+    return [
+        Diagnostic(
+            code=VersionSyntax.code,
+            name=VersionSyntax.name,
+            message=item.message,
+            severity=VersionSyntax.severity,
+            filename=module.path,
+            location=Location(row=item.row, column=item.column),
+            end_location=Location(row=item.end_row, column=item.end_column),
+        )
+        for item in found
+    ]
 
 
 def check_bytes(
@@ -450,8 +492,9 @@ def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]
     for diagnostic in diagnostics:
         row = diagnostic.location.row
         # A rule's diagnostic starts where its node's first token does; a parse
-        # error's position may be anywhere (inside an unterminated string).
-        token_start = diagnostic.code != ParseError.code
+        # error's position may be anywhere (inside an unterminated string), and so
+        # may newer syntax's (a quote or a comment inside a multi-line f-string).
+        token_start = diagnostic.code not in (ParseError.code, VersionSyntax.code)
         if diagnostic.code not in UNSUPPRESSIBLE and directives.suppresses(
             diagnostic.code, row, token_start=token_start
         ):

@@ -3,7 +3,7 @@
 flake8 owns rule selection (``--select``/``--ignore``/``--extend-ignore``),
 ``per-file-ignores`` and ``# noqa`` here; toolret contributes its framework
 settings from the closest ``[tool.toolret]`` and the PolyAI directory facts.
-The info rules are declared default-ignored (``extend_default_ignore``), so
+The info rules (and ``TRV004``) are declared default-ignored (``extend_default_ignore``), so
 ``--select TRV`` or ``--extend-select TRV107`` turns them on as with the CLI.
 
 flake8 checks one file at a time (possibly in worker processes), so only
@@ -24,7 +24,7 @@ from lint_rules import __version__
 
 Result = tuple[int, int, str, type[Any]]
 
-_INFO_CODES = ("TRV107", "TRV208", "TRV307", "TRV308")
+_INFO_CODES = ("TRV004", "TRV107", "TRV208", "TRV307", "TRV308")
 
 
 class ToolretChecker:
@@ -82,6 +82,7 @@ class ToolretChecker:
         # Every rule on: flake8 decides what is shown.
         settings = Settings(
             select=("ALL",),
+            target_version=settings.target_version,
             polyai=settings.polyai,
             browser_use=settings.browser_use,
             openai_agents=settings.openai_agents,

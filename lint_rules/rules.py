@@ -96,7 +96,7 @@ class Rule:
 
 
 class EngineRule(Rule):
-    """Codes the engine itself reports (TRV001, TRV002, TRV003); they have no ``check``."""
+    """Codes the engine itself reports (TRV001 to TRV004); they have no ``check``."""
 
     framework = "engine"
 
@@ -184,6 +184,79 @@ class IoError(EngineRule):
     message = "A path to check, or a project file toolret reads, could not be read"
 
 
+class VersionSyntax(EngineRule):
+    """
+    ## What it does
+    Reports syntax that needs a newer Python than the project's target version,
+    as ruff's version-related syntax errors do, with ruff's messages and at
+    ruff's places:
+
+    - f-strings that only PEP 701 allows (Python 3.12): a quote of the
+      enclosing f-string reused inside a replacement field
+      (`f"{row["name"]}"`), a backslash or a comment inside one, a line break
+      inside a replacement field of a single-quoted f-string;
+    - `type X = ...` and type parameter lists (`def f[T]`, `class C[T]`,
+      Python 3.12); a type parameter's default (`class Box[T = str]`, PEP 696,
+      Python 3.13);
+    - `except*` (Python 3.11), `match` (Python 3.10), parenthesized context
+      managers (`with (open(a) as f, open(b) as g):`, Python 3.9);
+    - t-strings and `except A, B:` without parentheses (Python 3.14), with a
+      LibCST recent enough to read them.
+
+    The target is `target-version` (`py37` … `py315`, ruff's values) in the
+    configuration or `--target-version` on the command line; without either,
+    the lower bound of `[project] requires-python` of the `pyproject.toml` that
+    holds the settings (`">=3.10"` is `py310`), else ruff's default, `py311`.
+
+    ## Why is this bad?
+    Python older than the syntax cannot even compile the file: on the
+    project's oldest supported interpreter the module fails to import, with
+    every tool in it. toolret reads every file with the newest grammar LibCST
+    knows, whatever Python runs it, so such a file is still checked: this
+    diagnostic never replaces the file's other findings and is never a
+    `TRV001`.
+
+    Off by default, as it is no finding about tool return values: select it
+    (`--select TRV004`, or `extend-select = ["TRV004"]`) where ruff does not
+    already report these errors. Like every rule it reports only in files
+    toolret checks (those that mention a framework), and `# noqa: TRV004`,
+    `per-file-ignores` and `--add-noqa` work on it.
+
+    ## Example
+    With `target-version = "py311"`:
+
+    ```python
+    from fastmcp import FastMCP
+
+    mcp = FastMCP("orders")
+
+
+    @mcp.tool
+    def status(order: dict[str, str]) -> str:
+        return f"{order["status"]}"
+    ```
+
+    ## Use instead
+    ```python
+    @mcp.tool
+    def status(order: dict[str, str]) -> str:
+        return f"{order['status']}"
+    ```
+
+    Or raise `target-version` (or `requires-python`) to the Python the project
+    really supports.
+    """
+
+    code = "TRV004"
+    name = "version-syntax"
+    severity = Severity.ERROR
+    message = "Syntax newer than the target Python version"
+
+    @classmethod
+    def default_enabled(cls) -> bool:
+        return False
+
+
 UNSUPPRESSIBLE: frozenset[str] = frozenset({ParseError.code, InternalError.code, IoError.code})
 """Codes no ``# noqa`` silences and ``--add-noqa`` never writes (a file that does not
 parse, a crash, a path that cannot be read): as ruff's syntax errors, a directive would
@@ -194,7 +267,7 @@ def all_rules() -> tuple[type[Rule], ...]:
     """Every rule, engine codes first, sorted by code."""
     from lint_rules.frameworks import framework_modules
 
-    rules: list[type[Rule]] = [ParseError, InternalError, IoError]
+    rules: list[type[Rule]] = [ParseError, InternalError, IoError, VersionSyntax]
     for module in framework_modules():
         rules.extend(module.RULES)
     return tuple(sorted(rules, key=lambda r: r.code))

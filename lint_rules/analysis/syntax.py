@@ -28,7 +28,9 @@ import ast
 import re
 import tokenize
 import warnings
+from dataclasses import dataclass, field
 from io import BytesIO
+from typing import Final
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_PREFIXES = frozenset({"r", "u", "f", "b", "br", "rb", "fr", "rf", "t", "tr", "rt"})
@@ -39,6 +41,43 @@ _LINE_BREAK = re.compile(r"[\r\n]")
 
 class _Unreadable(Exception):
     """The scanner cannot follow the text (an unterminated string): no stand-ins."""
+
+
+PEP701_QUOTE: Final = "quote"
+PEP701_BACKSLASH: Final = "backslash"
+PEP701_COMMENT: Final = "comment"
+PEP701_LINE_BREAK: Final = "line-break"
+
+
+@dataclass
+class _Field:
+    """One replacement field being scanned: where its ``{`` is, and what it holds."""
+
+    start: int
+    line_break: bool = False
+    other: bool = False
+    """Another PEP 701 construct was found in it (ruff then reports no line break)."""
+
+
+@dataclass
+class _Recorder:
+    """What :func:`pep701_syntax` collects while the scanner runs."""
+
+    quotes: list[tuple[str, bool]] = field(default_factory=list)
+    """The quotes of the f-strings whose replacement fields enclose the scan, outermost
+    first, and whether each is a t-string (PEP 750: its own version, not PEP 701's)."""
+    fields: list[_Field] = field(default_factory=list)
+    found: list[tuple[int, int, str]] = field(default_factory=list)
+
+    @property
+    def inside(self) -> bool:
+        """In a replacement field of f-strings only (a t-string's are not PEP 701's)."""
+        return bool(self.quotes) and not any(template for _, template in self.quotes)
+
+    def note(self, start: int, end: int, kind: str) -> None:
+        self.found.append((start, end, kind))
+        if self.fields:
+            self.fields[-1].other = True
 
 
 def python_tree(source: str | bytes, *, confirm: bool = True) -> ast.Module:
@@ -107,6 +146,38 @@ def downgrade(source: str) -> str | None:
     return "".join(out) if changed else None
 
 
+def pep701_syntax(source: str) -> list[tuple[int, int, str]]:
+    """Where ``source``'s f-strings use what only PEP 701 (Python 3.12) allows, as
+    ``(start, end, kind)`` offsets into ``source``, in source order:
+
+    - ``PEP701_QUOTE``: a string inside a replacement field opened with the quote of
+      an f-string around it (``f"{row["name"]}"``); the span is that quote;
+    - ``PEP701_BACKSLASH``: each backslash inside a replacement field (``f"{'\\n'}"``),
+      outside its format specification;
+    - ``PEP701_COMMENT``: a comment inside a replacement field, to the end of its line;
+    - ``PEP701_LINE_BREAK``: a replacement field of a single-quoted f-string that spans
+      lines (and holds none of the above); the span is its ``{``.
+
+    The rules are ruff's (its version-related syntax errors). Text the scanner cannot
+    follow gives nothing: only what is certain is reported.
+    """
+    if "{" not in source:
+        return []
+    recorder = _Recorder()
+    try:
+        _scan(source, recorder)
+    except _Unreadable:
+        return []
+    return sorted(recorder.found)
+
+
+def _reuses(quote: str, enclosing: list[tuple[str, bool]]) -> bool:
+    """Before PEP 701 ``quote`` would have closed one of the enclosing f-strings."""
+    return any(
+        quote[0] == outer[0] and (len(outer) == 1 or len(quote) == 3) for outer, _ in enclosing
+    )
+
+
 def _text(source: str | bytes) -> str | None:
     if isinstance(source, str):
         return source
@@ -152,7 +223,7 @@ def _closing_bracket(code: str, at: int) -> int | None:
     return None
 
 
-def _scan(source: str) -> tuple[str, list[tuple[int, int]]]:
+def _scan(source: str, recorder: _Recorder | None = None) -> tuple[str, list[tuple[int, int]]]:
     """The source with strings and comments blanked (their line breaks kept), and the
     spans of the f-strings (and t-strings) at the top level of the code."""
     code = list(source)
@@ -165,7 +236,7 @@ def _scan(source: str) -> tuple[str, list[tuple[int, int]]]:
             _blank(code, index, end)
             index = end
         elif char in "'\"":
-            end = _string(source, index, "")
+            end = _string(source, index, "", recorder)
             _blank(code, index, end)
             index = end
         elif char.isalpha() or char == "_":
@@ -173,7 +244,7 @@ def _scan(source: str) -> tuple[str, list[tuple[int, int]]]:
             stop = name.end() if name else index + 1
             prefix = source[index:stop].lower()
             if prefix in _STRING_PREFIXES and stop < size and source[stop] in "'\"":
-                end = _string(source, stop, prefix)
+                end = _string(source, stop, prefix, recorder)
                 _blank(code, index, end)
                 if "f" in prefix or "t" in prefix:
                     strings.append((index, end))
@@ -196,10 +267,13 @@ def _line_end(source: str, index: int) -> int:
     return found.start() if found else len(source)
 
 
-def _string(source: str, index: int, prefix: str) -> int:
+def _string(source: str, index: int, prefix: str, recorder: _Recorder | None = None) -> int:
     """The end of the string literal whose quote starts at ``index``."""
     quote = source[index : index + 3] if source.startswith(("'''", '"""'), index) else source[index]
     formatted = "f" in prefix or "t" in prefix
+    inside = recorder if recorder is not None and recorder.inside else None
+    if inside is not None and _reuses(quote, inside.quotes):
+        inside.note(index, index + len(quote), PEP701_QUOTE)
     at = index + len(quote)
     size = len(source)
     while at < size:
@@ -207,42 +281,81 @@ def _string(source: str, index: int, prefix: str) -> int:
             return at + len(quote)
         char = source[at]
         if char == "\\":
+            if inside is not None:
+                inside.note(at, at + 1, PEP701_BACKSLASH)
+                if source.startswith("\\", at + 1):
+                    inside.note(at + 1, at + 2, PEP701_BACKSLASH)
             at += 2
             continue
-        if char in "\r\n" and len(quote) == 1:
-            raise _Unreadable
+        if char in "\r\n":
+            if len(quote) == 1:
+                raise _Unreadable
+            if inside is not None and inside.fields:
+                inside.fields[-1].line_break = True
         if formatted and char == "{":
             if source.startswith("{{", at):
                 at += 2
                 continue
-            at = _field(source, at + 1)
+            if recorder is None:
+                at = _field(source, at + 1)
+                continue
+            recorder.quotes.append((quote, "t" in prefix))
+            at = _field(source, at + 1, recorder)
+            recorder.quotes.pop()
             continue
         at += 1
     raise _Unreadable
 
 
-def _field(source: str, index: int) -> int:
+def _field(source: str, index: int, recorder: _Recorder | None = None) -> int:
     """The end of a replacement field whose ``{`` is just before ``index`` (PEP 701:
     any string, of any quote, and brackets nest inside; a format spec holds fields)."""
+    if recorder is None:
+        return _field_end(source, index, None)
+    recorder.fields.append(_Field(index - 1))
+    try:
+        end = _field_end(source, index, recorder)
+    finally:
+        scanned = recorder.fields.pop()
+    if (
+        scanned.line_break
+        and not scanned.other
+        and recorder.inside
+        and len(recorder.quotes[-1][0]) == 1
+    ):
+        recorder.note(scanned.start, scanned.start + 1, PEP701_LINE_BREAK)
+    return end
+
+
+def _field_end(source: str, index: int, recorder: _Recorder | None) -> int:
     depth = 0
     at, size = index, len(source)
+    inside = recorder if recorder is not None and recorder.inside else None
     while at < size:
         char = source[at]
         if char in "'\"":
-            at = _string(source, at, "")
+            at = _string(source, at, "", recorder)
             continue
         if char.isalpha() or char == "_":
             name = _NAME.match(source, at)
             stop = name.end() if name else at + 1
             prefix = source[at:stop].lower()
             if prefix in _STRING_PREFIXES and stop < size and source[stop] in "'\"":
-                at = _string(source, stop, prefix)
+                at = _string(source, stop, prefix, recorder)
             else:
                 at = stop
             continue
         if char == "#":
-            at = _line_end(source, at)
+            end = _line_end(source, at)
+            if inside is not None:
+                inside.note(at, end, PEP701_COMMENT)
+            at = end
             continue
+        if inside is not None:
+            if char == "\\":
+                inside.note(at, at + 1, PEP701_BACKSLASH)
+            elif char in "\r\n":
+                inside.fields[-1].line_break = True
         if char in "([{":
             depth += 1
         elif char in ")]":
@@ -252,17 +365,17 @@ def _field(source: str, index: int) -> int:
                 return at + 1
             depth -= 1
         elif char == ":" and depth == 0:
-            return _format_spec(source, at + 1)
+            return _format_spec(source, at + 1, recorder)
         at += 1
     raise _Unreadable
 
 
-def _format_spec(source: str, index: int) -> int:
+def _format_spec(source: str, index: int, recorder: _Recorder | None = None) -> int:
     at, size = index, len(source)
     while at < size:
         char = source[at]
         if char == "{":
-            at = _field(source, at + 1)
+            at = _field(source, at + 1, recorder)
             continue
         if char == "}":
             return at + 1
