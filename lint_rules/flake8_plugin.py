@@ -3,8 +3,10 @@
 flake8 owns rule selection (``--select``/``--ignore``/``--extend-ignore``),
 ``per-file-ignores`` and ``# noqa`` here; toolret contributes its framework
 settings from the closest ``[tool.toolret]`` and the PolyAI directory facts.
-The info rules (and ``TRV004``) are declared default-ignored (``extend_default_ignore``), so
-``--select TRV`` or ``--extend-select TRV107`` turns them on as with the CLI.
+The rules that are off by default in the CLI (``catalog.DEFAULT_ENABLED``: the info
+rules, ``TRV004``, the opt-in warnings) are declared default-ignored
+(``extend_default_ignore``), so ``--select TRV`` or ``--extend-select TRV107`` turns
+them on as with the CLI.
 
 flake8 checks one file at a time (possibly in worker processes), so only
 same-file Python facts are used; PolyAI prompt/YAML references are read per
@@ -21,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from lint_rules import __version__
+from lint_rules.catalog import DEFAULT_ENABLED
 
 Result = tuple[int, int, str, type[Any]]
 
-_INFO_CODES = ("TRV004", "TRV107", "TRV208", "TRV307", "TRV308")
+_OFF_BY_DEFAULT = tuple(code for code, enabled in DEFAULT_ENABLED.items() if not enabled)
 
 
 class ToolretChecker:
@@ -41,7 +44,7 @@ class ToolretChecker:
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
-        option_manager.extend_default_ignore(list(_INFO_CODES))
+        option_manager.extend_default_ignore(list(_OFF_BY_DEFAULT))
 
     @classmethod
     def parse_options(cls, options: Any) -> None:

@@ -58,6 +58,27 @@ def test_syntax_error_and_finding_in_one_directory(project: Path) -> None:
     ]
 
 
+JSON_TOOL = (
+    "import json\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('orders')\n\n\n"
+    "@mcp.tool()\ndef order(order_id: str) -> str:\n"
+    "    return json.dumps({'id': order_id, 'status': 'shipped'})\n"
+)
+
+
+def test_flake8_leaves_off_what_the_cli_leaves_off(tmp_path: Path) -> None:
+    # TRV606 is off by default (an info rule the flake8 plugin's list once lacked):
+    # flake8 reports it only when asked, as ``toolret check`` does.
+    (tmp_path / "server.py").write_text(JSON_TOOL, encoding="utf-8")
+
+    def flake8(*args: str) -> str:
+        command = [sys.executable, "-m", "flake8", "--isolated", *args, "server.py"]
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        return done.stdout
+
+    assert "TRV606" not in flake8()
+    assert "TRV606" in flake8("--extend-select", "TRV606")
+
+
 def test_flake8_does_not_crash_on_the_same_directory(project: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "flake8", "--select", "E999,TRV", "."],

@@ -496,7 +496,7 @@ def test_flake8_plugin_reads_the_target_and_ignores_trv004_by_default(
 ) -> None:
     from lint_rules import flake8_plugin
 
-    assert "TRV004" in flake8_plugin._INFO_CODES  # flake8's default-ignore list
+    assert "TRV004" in flake8_plugin._OFF_BY_DEFAULT  # flake8's default-ignore list
     (tmp_path / "toolret.toml").write_text('target-version = "py39"\n')
     source = MCP_HEADER + "match x:\n    case 1:\n        pass\n"
     (tmp_path / "server.py").write_text(source)
