@@ -14,7 +14,7 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV001": True,
     "TRV002": True,
     "TRV003": True,
-    "TRV004": False,
+    "TRV005": False,
     "TRV101": True,
     "TRV102": True,
     "TRV103": True,
@@ -97,9 +97,9 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
 
 
-EVERY_FRAMEWORK_CODES: Final = frozenset({"TRV004"})
+EVERY_FRAMEWORK_CODES: Final = frozenset({"TRV005"})
 """Engine codes that report on any file a framework signals, whichever framework's
-rules are enabled: ``--select TRV004`` alone checks the syntax of every such file."""
+rules are enabled: ``--select TRV005`` alone checks the syntax of every such file."""
 
 
 def frameworks_enabled(codes: frozenset[str]) -> tuple[str, ...]:

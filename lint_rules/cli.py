@@ -210,7 +210,7 @@ _SHARED_OPTIONS = (
         metavar="<TARGET_VERSION>",
         default=None,
         help="The minimum Python version that should be supported (ruff's values: "
-        "py37, py38, py39, py310, py311, py312, py313, py314, py315); TRV004 reports "
+        "py37, py38, py39, py310, py311, py312, py313, py314, py315); TRV005 reports "
         "syntax newer than it.",
     ),
     click.option(

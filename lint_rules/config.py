@@ -15,7 +15,7 @@ is the whole story. Glob patterns in a file are relative to its directory
 Keys are ruff's, with ruff's meaning: ``select`` / ``extend-select`` /
 ``ignore``, ``per-file-ignores`` / ``extend-per-file-ignores``, ``exclude``
 (replaces the default list) / ``extend-exclude``, ``respect-gitignore``,
-``force-exclude``, ``target-version`` (the Python syntax ``TRV004`` checks against;
+``force-exclude``, ``target-version`` (the Python syntax ``TRV005`` checks against;
 without it the lower bound of ``[project] requires-python`` of the ``pyproject.toml``
 that holds the settings, as ruff infers it); the frameworks have tables of their own. The rule
 selection keys and the framework tables may also sit in a ``lint`` sub-table
@@ -30,7 +30,7 @@ Rule selection
 --------------
 ruff's algorithm, layer by layer (the config file, then each set of CLI
 flags). The base set is the rules that are on by default; ``info`` rules (and
-``TRV004``) are off until a selector names them (a code, a prefix such as ``TRV1``, or
+``TRV005``) are off until a selector names them (a code, a prefix such as ``TRV1``, or
 ``ALL``). Within one layer selectors apply from least to most specific
 (``ALL`` < ``TRV`` < ``TRV1`` < ``TRV10`` < ``TRV101``), and at equal
 specificity ``ignore`` wins. A layer with ``select`` starts from scratch, so
@@ -538,7 +538,7 @@ class Settings:
     ``{"ipy" = "python", "nb" = "ipynb"}``; walked like ``*.py`` and ``*.ipynb``."""
     target_version: TargetVersion | None = None
     """ruff's ``target-version`` (``py37`` … ``py315``): the oldest Python the project
-    supports, whose syntax ``TRV004`` checks. ``None``: not set (nor inferred from
+    supports, whose syntax ``TRV005`` checks. ``None``: not set (nor inferred from
     ``requires-python``), ruff's default ``DEFAULT_TARGET_VERSION`` applies."""
     polyai: PolyAISettings = PolyAISettings()
     browser_use: BrowserUseSettings = BrowserUseSettings()

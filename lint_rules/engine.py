@@ -126,7 +126,7 @@ def check_source(
     """
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
-    # TRV004 reads the syntax of every file a framework signals (``catalog``).
+    # TRV005 reads the syntax of every file a framework signals (``catalog``).
     every = VersionSyntax.code in codes
     active = [f for f in frameworks() if every or _has_enabled_rule(f.key, codes)]
     signalled = [f for f in active if _signalled(f, source, path, project, settings)]
@@ -205,7 +205,7 @@ def _run_rules(
     diagnostics: list[Diagnostic] = []
     for framework in signalled:
         rules = [r for r in _rules_of(framework.key) if r.code in codes]
-        if not rules:  # signalled for TRV004 alone: no contexts to find
+        if not rules:  # signalled for TRV005 alone: no contexts to find
             continue
         try:
             contexts = framework.contexts(module, project)
@@ -229,7 +229,7 @@ def _run_rules(
 def _version_syntax(
     module: ParsedModule, settings: Settings, codes: frozenset[str], deep: bool
 ) -> list[Diagnostic]:
-    """TRV004: syntax newer than the target version (``analysis.versions``), beside the
+    """TRV005: syntax newer than the target version (``analysis.versions``), beside the
     rules' findings (never instead of them); a failure is one TRV002, as a rule's."""
     from lint_rules.analysis.versions import newer_syntax
 

@@ -4,7 +4,7 @@ flake8 owns rule selection (``--select``/``--ignore``/``--extend-ignore``),
 ``per-file-ignores`` and ``# noqa`` here; toolret contributes its framework
 settings from the closest ``[tool.toolret]`` and the PolyAI directory facts.
 The rules that are off by default in the CLI (``catalog.DEFAULT_ENABLED``: the info
-rules, ``TRV004``, the opt-in warnings) are declared default-ignored
+rules, ``TRV005``, the opt-in warnings) are declared default-ignored
 (``extend_default_ignore``), so ``--select TRV`` or ``--extend-select TRV107`` turns
 them on as with the CLI.
 

@@ -96,7 +96,8 @@ class Rule:
 
 
 class EngineRule(Rule):
-    """Codes the engine itself reports (TRV001 to TRV004); they have no ``check``."""
+    """Codes the engine itself reports (TRV001-TRV003, TRV005; TRV004 is kept for
+    unused-noqa, issue 34); they have no ``check``."""
 
     framework = "engine"
 
@@ -217,9 +218,9 @@ class VersionSyntax(EngineRule):
     `TRV001`.
 
     Off by default, as it is no finding about tool return values: select it
-    (`--select TRV004`, or `extend-select = ["TRV004"]`) where ruff does not
+    (`--select TRV005`, or `extend-select = ["TRV005"]`) where ruff does not
     already report these errors. Like every rule it reports only in files
-    toolret checks (those that mention a framework), and `# noqa: TRV004`,
+    toolret checks (those that mention a framework), and `# noqa: TRV005`,
     `per-file-ignores` and `--add-noqa` work on it.
 
     ## Example
@@ -247,7 +248,7 @@ class VersionSyntax(EngineRule):
     really supports.
     """
 
-    code = "TRV004"
+    code = "TRV005"
     name = "version-syntax"
     severity = Severity.ERROR
     message = "Syntax newer than the target Python version"

@@ -91,7 +91,7 @@ def test_strings_and_comments_do_not_look_like_type_parameters() -> None:
 
 def check(*paths: str, python: str = sys.executable) -> subprocess.CompletedProcess[str]:
     # The example is written for Python 3.13 (its README): that is its target version, or
-    # `ALL`'s TRV004 would report its 3.12 syntax against ruff's default, py311.
+    # `ALL`'s TRV005 would report its 3.12 syntax against ruff's default, py311.
     return subprocess.run(
         [python, "-m", "lint_rules", "check", *paths, "--no-cache", "--select", "ALL",
          "--target-version", "py313", "--output-format", "json", "--exit-zero"],

@@ -1,4 +1,4 @@
-"""``target-version`` as ruff reads it, and TRV004 (``version-syntax``): syntax newer than
+"""``target-version`` as ruff reads it, and TRV005 (``version-syntax``): syntax newer than
 the target, reported as ruff's version-related syntax errors are (ruff 0.17.6's messages
 and places), never instead of the file's other findings."""
 
@@ -35,9 +35,9 @@ ADDED = "(syntax was added in Python {})"
 MCP_HEADER = 'from fastmcp import FastMCP\n\nmcp = FastMCP("orders")\n'
 
 
-def trv004(source: str, target: str | None, path: str = "server.py") -> list[Diagnostic]:
-    settings = Settings(target_version=target).with_overrides(extend_select=["TRV004"])
-    return [d for d in check_source(source, path, settings) if d.code == "TRV004"]
+def trv005(source: str, target: str | None, path: str = "server.py") -> list[Diagnostic]:
+    settings = Settings(target_version=target).with_overrides(extend_select=["TRV005"])
+    return [d for d in check_source(source, path, settings) if d.code == "TRV005"]
 
 
 def spans(found: list[Diagnostic]) -> list[tuple[int, int, int, int, str]]:
@@ -79,7 +79,7 @@ def test_key_in_pyproject(tmp_path: Path) -> None:
 
 def test_unknown_value_is_an_error_at_its_place(tmp_path: Path) -> None:
     config = tmp_path / "toolret.toml"
-    config.write_text('extend-select = ["TRV004"]\ntarget-version = "3.11"\n')
+    config.write_text('extend-select = ["TRV005"]\ntarget-version = "3.11"\n')
     with pytest.raises(ConfigError) as raised:
         load_settings(config)
     text = str(raised.value)
@@ -203,7 +203,7 @@ def test_requires_python_of_toolret_toml_dir_is_not_read(tmp_path: Path) -> None
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "pyproject.toml").write_text(
         '[project]\nname = "x"\nrequires-python = ">=3.9"\n\n'
-        '[tool.toolret]\nextend-select = ["TRV004"]\n'
+        '[tool.toolret]\nextend-select = ["TRV005"]\n'
     )
     (tmp_path / "server.py").write_text(
         MCP_HEADER
@@ -215,16 +215,16 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_requires_python_drives_trv004_on_the_command_line(
+def test_requires_python_drives_trv005_on_the_command_line(
     project: Path, toolret_cli: Invoke
 ) -> None:
     result = toolret_cli("check", "--no-cache", "--output-format", "concise", "server.py")
     assert result.exit_code == 1
     assert (
-        "server.py:8:5: TRV004 Cannot use `match` statement on Python 3.9 "
+        "server.py:8:5: TRV005 Cannot use `match` statement on Python 3.9 "
         "(syntax was added in Python 3.10)" in result.stdout
     )
-    assert "server.py:11:21: TRV004 Cannot reuse outer quote character" in result.stdout
+    assert "server.py:11:21: TRV005 Cannot reuse outer quote character" in result.stdout
 
 
 def test_flag_overrides_the_configuration(project: Path, toolret_cli: Invoke) -> None:
@@ -233,7 +233,7 @@ def test_flag_overrides_the_configuration(project: Path, toolret_cli: Invoke) ->
     )
     assert "match" not in newer.stdout
     assert (
-        "server.py:11:21: TRV004 Cannot reuse outer quote character in f-strings on Python "
+        "server.py:11:21: TRV005 Cannot reuse outer quote character in f-strings on Python "
         "3.10 (syntax was added in Python 3.12)" in newer.stdout
     )
     newest = toolret_cli("check", "--no-cache", "--target-version", "py312", ".")
@@ -266,18 +266,18 @@ def test_flag_in_help_and_show_settings(project: Path, toolret_cli: Invoke) -> N
     assert 'linter.target_version = "py39"' in inferred.stdout
 
 
-# -- TRV004: off by default ----------------------------------------------------------------
+# -- TRV005: off by default ----------------------------------------------------------------
 
 
 NEWER = MCP_HEADER + "type Rows = list[str]\n"
 
 
 def test_registered_as_an_engine_code_that_is_off_by_default() -> None:
-    assert DEFAULT_ENABLED["TRV004"] is False
-    assert get_rule("TRV004") is VersionSyntax and get_rule("version-syntax") is VersionSyntax
+    assert DEFAULT_ENABLED["TRV005"] is False
+    assert get_rule("TRV005") is VersionSyntax and get_rule("version-syntax") is VersionSyntax
     assert VersionSyntax.framework == "engine" and not VersionSyntax.default_enabled()
-    assert "TRV004" not in Settings().enabled_codes(DEFAULT_ENABLED)
-    assert "TRV004" not in UNSUPPRESSIBLE
+    assert "TRV005" not in Settings().enabled_codes(DEFAULT_ENABLED)
+    assert "TRV005" not in UNSUPPRESSIBLE
 
 
 def test_not_reported_by_default() -> None:
@@ -287,28 +287,28 @@ def test_not_reported_by_default() -> None:
 
 def test_reported_with_extend_select_and_select() -> None:
     for settings in (
-        Settings(target_version="py311").with_overrides(extend_select=["TRV004"]),
-        Settings(target_version="py311").with_overrides(select=["TRV004"]),
+        Settings(target_version="py311").with_overrides(extend_select=["TRV005"]),
+        Settings(target_version="py311").with_overrides(select=["TRV005"]),
         Settings(target_version="py311").with_overrides(select=["ALL"]),
     ):
         found = check_source(NEWER, "server.py", settings)
-        assert [(d.code, d.location.row, d.location.column) for d in found] == [("TRV004", 4, 1)]
+        assert [(d.code, d.location.row, d.location.column) for d in found] == [("TRV005", 4, 1)]
 
 
 def test_select_alone_reads_every_signalled_file() -> None:
-    """`--select TRV004` enables no framework rule: every framework is still read for its
+    """`--select TRV005` enables no framework rule: every framework is still read for its
     signal (the runner's prefilter too), and no framework rule runs."""
-    assert frameworks_enabled(frozenset({"TRV004"})) == frameworks_enabled(
+    assert frameworks_enabled(frozenset({"TRV005"})) == frameworks_enabled(
         frozenset(DEFAULT_ENABLED)
     )
     assert frameworks_enabled(frozenset({"TRV101"})) == ("polyai",)
 
 
 def test_file_without_a_framework_is_not_reported() -> None:
-    assert trv004("type Rows = list[str]\n", "py37", path="plain.py") == []
+    assert trv005("type Rows = list[str]\n", "py37", path="plain.py") == []
 
 
-# -- TRV004: what and where ---------------------------------------------------------------
+# -- TRV005: what and where ---------------------------------------------------------------
 
 
 def test_pep701_fstrings_at_ruffs_places() -> None:
@@ -323,7 +323,7 @@ def test_pep701_fstrings_at_ruffs_places() -> None:
         'e = f"""{row["name"]}"""\n'  # 11: fine before 3.12
         'g = f"{f"{x}"}"\n'  # 12
     )
-    found = spans(trv004(source, "py311"))
+    found = spans(trv005(source, "py311"))
     quote = message("Cannot reuse outer quote character in f-strings", "3.11", "3.12")
     backslash = message("Cannot use an escape sequence (backslash) in f-strings", "3.11", "3.12")
     comment = message("Cannot use comments in f-strings", "3.11", "3.12")
@@ -350,16 +350,16 @@ def test_type_parameters_aliases_and_defaults() -> None:
     alias = message("Cannot use `type` alias statement", "3.11", "3.12")
     params = message("Cannot use type parameter lists", "3.11", "3.12")
     default = message("Cannot set default type for a type parameter", "3.11", "3.13")
-    assert spans(trv004(source, "py311")) == [
+    assert spans(trv005(source, "py311")) == [
         (4, 1, 4, 5, alias),
         (5, 10, 5, 13, params),
         (7, 10, 7, 19, params),
         (7, 13, 7, 18, default),
     ]
-    assert spans(trv004(source, "py312")) == [
+    assert spans(trv005(source, "py312")) == [
         (7, 13, 7, 18, message("Cannot set default type for a type parameter", "3.12", "3.13"))
     ]
-    assert trv004(source, "py313") == []
+    assert trv005(source, "py313") == []
 
 
 def test_except_star_match_and_parenthesized_with() -> None:
@@ -379,32 +379,32 @@ def test_except_star_match_and_parenthesized_with() -> None:
         '    with (open("a"), open("b")) as both:\n'  # 16: a tuple, with a target
         "        pass\n"
     )
-    assert spans(trv004(source, "py38")) == [
+    assert spans(trv005(source, "py38")) == [
         (7, 11, 7, 12, message("Cannot use `except*`", "3.8", "3.11")),
         (9, 5, 9, 10, message("Cannot use `match` statement", "3.8", "3.10")),
         (12, 10, 12, 11, message("Cannot use parentheses within a `with` statement", "3.8", "3.9")),
     ]
-    assert [d.location.row for d in trv004(source, "py39")] == [7, 9]
-    assert [d.location.row for d in trv004(source, "py310")] == [7]
-    assert trv004(source, "py311") == []
+    assert [d.location.row for d in trv005(source, "py39")] == [7, 9]
+    assert [d.location.row for d in trv005(source, "py310")] == [7]
+    assert trv005(source, "py311") == []
 
 
 def test_nothing_when_the_target_is_new_enough() -> None:
     source = MCP_HEADER + (ROOT / "examples/newer_syntax/support/tools.py").read_text()
-    assert len(trv004(source, "py311")) == 5
-    assert trv004(source, "py312") == []
-    assert trv004(source, "py315") == []
+    assert len(trv005(source, "py311")) == 5
+    assert trv005(source, "py312") == []
+    assert trv005(source, "py315") == []
 
 
 def test_python_314_syntax_where_libcst_reads_it() -> None:
     source = MCP_HEADER + "try:\n    pass\nexcept ValueError, TypeError:\n    pass\n"
     try:
-        found = trv004(source, "py313")
+        found = trv005(source, "py313")
     except Exception:  # pragma: no cover - an older LibCST: TRV001, nothing to test
         pytest.skip("this LibCST does not read PEP 758")
     parenthesize = "Multiple exception types must be parenthesized"
     assert spans(found) == [(6, 8, 6, 29, message(parenthesize, "3.13", "3.14"))]
-    assert trv004(source, "py314") == []
+    assert trv005(source, "py314") == []
 
 
 def test_detection_does_not_depend_on_the_running_python() -> None:
@@ -417,61 +417,61 @@ def test_detection_does_not_depend_on_the_running_python() -> None:
     assert pep701_syntax('x = "unterminated\n') == []  # unreadable: nothing certain
 
 
-# -- TRV004 beside the other findings --------------------------------------------------------
+# -- TRV005 beside the other findings --------------------------------------------------------
 
 
 def test_newer_syntax_never_hides_a_finding() -> None:
     source = 'def count(conv):\n    label = f"{conv.state["n"]}"\n    return 3\n'
-    settings = Settings(target_version="py311").with_overrides(extend_select=["TRV004"])
+    settings = Settings(target_version="py311").with_overrides(extend_select=["TRV005"])
     found = check_source(source, "functions/count.py", settings)
     assert [(d.code, d.location.row, d.location.column) for d in found] == [
-        ("TRV004", 2, 27),
+        ("TRV005", 2, 27),
         ("TRV101", 3, 12),
     ]
     assert all(d.code != "TRV001" for d in found)
-    # Without TRV004 the finding is the same: the syntax is never a parse failure.
+    # Without TRV005 the finding is the same: the syntax is never a parse failure.
     plain = check_source(source, "functions/count.py", Settings(target_version="py311"))
     assert [(d.code, d.location.row) for d in plain] == [("TRV101", 3)]
 
 
 def test_noqa_and_per_file_ignores(tmp_path: Path) -> None:
-    source = NEWER.replace("list[str]\n", "list[str]  # noqa: TRV004\n")
-    assert trv004(source, "py311") == []
-    assert trv004(NEWER.replace("list[str]\n", "list[str]  # noqa\n"), "py311") == []
+    source = NEWER.replace("list[str]\n", "list[str]  # noqa: TRV005\n")
+    assert trv005(source, "py311") == []
+    assert trv005(NEWER.replace("list[str]\n", "list[str]  # noqa\n"), "py311") == []
     settings = Settings(target_version="py311", root=tmp_path).with_overrides(
-        extend_select=["TRV004"], per_file_ignores={"gen/*.py": ["TRV004"]}
+        extend_select=["TRV005"], per_file_ignores={"gen/*.py": ["TRV005"]}
     )
     assert check_source(NEWER, str(tmp_path / "gen/server.py"), settings) == []
     assert [d.code for d in check_source(NEWER, str(tmp_path / "server.py"), settings)] == [
-        "TRV004"
+        "TRV005"
     ]
 
 
 def test_examples_keep_their_findings(
     tmp_path: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """examples/newer_syntax at py311: TRV004 where 3.12 syntax is, and every `# expect:`
-    finding the example documents, at the same places as without TRV004."""
+    """examples/newer_syntax at py311: TRV005 where 3.12 syntax is, and every `# expect:`
+    finding the example documents, at the same places as without TRV005."""
     shutil.copytree(ROOT / "examples/newer_syntax", tmp_path / "newer_syntax")
     monkeypatch.chdir(tmp_path)
     args = ("check", "--isolated", "--no-cache", "--output-format", "concise", "newer_syntax")
     plain = toolret_cli(*args).stdout.splitlines()
-    with_versions = toolret_cli(*args, "--extend-select", "TRV004", "--target-version", "py311")
+    with_versions = toolret_cli(*args, "--extend-select", "TRV005", "--target-version", "py311")
     lines = with_versions.stdout.splitlines()
-    others = [line for line in lines if " TRV004 " not in line and line.startswith("newer")]
+    others = [line for line in lines if " TRV005 " not in line and line.startswith("newer")]
     assert others == [line for line in plain if line.startswith("newer")]
     assert any("TRV409" in line for line in others) and any("TRV602" in line for line in others)
-    assert "newer_syntax/support/tools.py:5:1: TRV004 Cannot use `type` alias statement" in (
+    assert "newer_syntax/support/tools.py:5:1: TRV005 Cannot use `type` alias statement" in (
         with_versions.stdout
     )
-    assert "newer_syntax/weather_loop.py:21:22: TRV004 Cannot reuse outer quote" in (
+    assert "newer_syntax/weather_loop.py:21:22: TRV005 Cannot reuse outer quote" in (
         with_versions.stdout
     )
 
 
 def test_settings_replace_keeps_the_target() -> None:
     settings = dataclasses.replace(Settings(target_version="py39"), ignore=("TRV1",))
-    assert settings.with_overrides(select=["TRV004"]).python_version == (3, 9)
+    assert settings.with_overrides(select=["TRV005"]).python_version == (3, 9)
     assert Settings(target_version="py39").with_overrides(
         target_version="py312"
     ).python_version == (
@@ -485,18 +485,18 @@ def test_noqa_of_a_multi_line_fstring_goes_after_it() -> None:
     string ends, as for every finding inside a multi-line string (the directive
     cannot be written inside the string)."""
     source = MCP_HEADER + 'x = f"""{\n    a  # first\n}"""\n'
-    (found,) = trv004(source, "py311")
+    (found,) = trv005(source, "py311")
     assert (found.location.row, found.location.column) == (5, 8)
     assert found.noqa_line == 6
-    assert trv004(source.replace('}"""\n', '}"""  # noqa: TRV004\n'), "py311") == []
+    assert trv005(source.replace('}"""\n', '}"""  # noqa: TRV005\n'), "py311") == []
 
 
-def test_flake8_plugin_reads_the_target_and_ignores_trv004_by_default(
+def test_flake8_plugin_reads_the_target_and_ignores_trv005_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from lint_rules import flake8_plugin
 
-    assert "TRV004" in flake8_plugin._OFF_BY_DEFAULT  # flake8's default-ignore list
+    assert "TRV005" in flake8_plugin._OFF_BY_DEFAULT  # flake8's default-ignore list
     (tmp_path / "toolret.toml").write_text('target-version = "py39"\n')
     source = MCP_HEADER + "match x:\n    case 1:\n        pass\n"
     (tmp_path / "server.py").write_text(source)
@@ -509,6 +509,6 @@ def test_flake8_plugin_reads_the_target_and_ignores_trv004_by_default(
         (
             4,
             0,
-            "TRV004 Cannot use `match` statement on Python 3.9 (syntax was added in Python 3.10)",
+            "TRV005 Cannot use `match` statement on Python 3.9 (syntax was added in Python 3.10)",
         )
     ]

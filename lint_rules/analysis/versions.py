@@ -1,4 +1,4 @@
-"""Syntax newer than the project's target Python: what ``TRV004`` (``version-syntax``) reports.
+"""Syntax newer than the project's target Python: what ``TRV005`` (``version-syntax``) reports.
 
 toolret parses every file with the newest grammar LibCST knows, whatever Python
 runs it (``analysis.syntax``). Code that uses syntax its target version does not
