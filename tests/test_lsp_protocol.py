@@ -137,10 +137,10 @@ class Server:
         assert "capabilities" in answer["result"], answer
         self.notify("initialized", {})
 
-    def open(self, uri: str, text: str) -> None:
+    def open(self, uri: str, text: str, language: str = "python") -> None:
         self.notify(
             "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}},
+            {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}},
         )
 
     def diagnostics(self, uri: str) -> list[Message]:
@@ -454,6 +454,17 @@ def test_fresh_server_publishes_a_same_file_result_once(fresh: Server) -> None:
     ]
     assert len(published) == 1  # nothing needed the index: the first publish was final
     fresh.finish()
+
+
+def test_an_empty_language_id_falls_back_on_the_file_name(server: Server) -> None:
+    uri = function_uri(server.root)  # functions/count.py
+    server.open(uri, SOURCE.format("x"), language="")
+    assert codes(server.diagnostics(uri)) == {"TRV101"}
+    notes = (server.root / "notes.txt").as_uri()  # not Python by its name: not checked
+    server.open(notes, SOURCE.format("x"), language="")
+    server.probe()
+    assert not [m for m in server.seen if m.get("params", {}).get("uri") == notes]
+    server.finish()
 
 
 # ------------------------------------------------------------------ the framer itself

@@ -38,7 +38,7 @@ def test_manifest_follows_ruffs_conventions() -> None:
     assert hooks["toolret-fix"]["entry"] == "toolret fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["types_or"] == ["python", "pyi", "jupyter"]  # as ruff's hooks
         assert hook["require_serial"] is True
         assert hook["minimum_pre_commit_version"] == "2.9.2"
 
@@ -91,6 +91,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[
     functions = project / "other" / "functions"  # outside the PolyAI example's root
     functions.mkdir(parents=True)
     (functions / "count_bookings.py").write_text(FIXABLE)
+    shutil.copy(REPO / "examples" / "newer_syntax" / "course.ipynb", project / "course.ipynb")
     _git(project, env, "init", "--quiet")
     _git(project, env, "add", "--all")
     _git(project, env, "commit", "--quiet", "--message", "initial")
@@ -113,6 +114,18 @@ def test_check_hook_fails_with_the_diagnostics(sandbox: tuple[Path, Path, dict[s
     assert "toolret check" in output and "Failed" in output
     assert "TRV103" in output
     assert "polyai/functions/end_call.py:14:13" in output
+
+
+def test_check_hook_checks_notebooks(sandbox: tuple[Path, Path, dict[str, str]]) -> None:
+    # pre-commit hands a hook only the files its ``types_or`` names: without ``jupyter``
+    # the notebook was skipped and its mistake passed.
+    checkout, project, env = sandbox
+    result = _pre_commit(
+        project, env, "try-repo", str(checkout), "toolret-check", "--files", "course.ipynb"
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "course.ipynb:cell 5:6:5: TRV409" in output
 
 
 def test_fix_hook_modifies_then_passes(sandbox: tuple[Path, Path, dict[str, str]]) -> None:

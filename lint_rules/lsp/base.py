@@ -193,7 +193,9 @@ def _file_name(uri: str) -> str:
 
 
 def _is_python(document: TextDocument) -> bool:
-    if document.language_id is not None:
+    """Python by its language id; by its name when the client sent none (or ``""``, as
+    some clients do for a buffer they have not classified)."""
+    if document.language_id:
         return document.language_id == "python"
     return _file_name(document.uri).endswith(_PYTHON_SUFFIXES)
 
