@@ -1,4 +1,5 @@
-"""The ``toolret`` command: ``check``, ``fix``, ``rule``, ``rules``.
+"""The ``toolret`` command: ``check``, ``fix``, ``rule``, ``rules``, ``lsp`` (``server``),
+``version``, ``clean``.
 
 Thin by design: flags become :class:`~lint_rules.config.Settings` overrides,
 the runner checks, :mod:`lint_rules.fixes` fixes (``check --fix``, ``fix``,
@@ -18,6 +19,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from lint_rules import __version__
-from lint_rules.config import ConfigError, Settings, SettingsResolver
+from lint_rules.config import OUTPUT_FORMATS, ConfigError, Settings, SettingsResolver
 from lint_rules.discovery import DiscoveryError
 from lint_rules.model import Diagnostic
 
@@ -42,22 +44,9 @@ EXIT_CLEAN = 0
 EXIT_DIAGNOSTICS = 1
 EXIT_ERROR = 2
 
-CHECK_FORMATS = (
-    "concise",
-    "full",
-    "json",
-    "json-lines",
-    "junit",
-    "grouped",
-    "github",
-    "gitlab",
-    "pylint",
-    "rdjson",
-    "azure",
-    "sarif",
-)
-"""``--output-format`` values (ruff's); equal to ``formats.FORMATS`` (tested), listed here
-so that building the command line does not import the formats."""
+CHECK_FORMATS = OUTPUT_FORMATS
+"""``--output-format`` values (ruff's); equal to ``formats.FORMATS`` (tested), listed in
+``config`` so that building the command line does not import the formats."""
 
 
 def _split_codes(values: Sequence[str]) -> list[str]:
@@ -169,7 +158,7 @@ _SHARED_OPTIONS = (
     ),
     click.option(
         "--unsafe-fixes/--no-unsafe-fixes",
-        default=False,
+        default=None,
         help="Apply (and count as fixable) unsafe fixes too.",
     ),
     click.option(
@@ -185,7 +174,7 @@ _SHARED_OPTIONS = (
     click.option(
         "--stdin-filename",
         type=click.Path(path_type=Path),
-        help="The name of the file read from stdin (`-`).",
+        help="The name of the file when passing it through stdin (`-` is then optional).",
     ),
     click.option(
         "--force-exclude", is_flag=True, help="Apply excludes to paths given explicitly too."
@@ -215,10 +204,16 @@ _SHARED_OPTIONS = (
     ),
     click.option(
         "--show-fixes/--no-show-fixes",
-        default=False,
+        default=None,
         help="Show an enumeration of all fixed lint violations. Use `--no-show-fixes` to disable.",
     ),
     click.option("--ignore-noqa", is_flag=True, help="Ignore any `# noqa` comments."),
+    click.option(
+        "--preview/--no-preview",
+        default=False,
+        help="Accepted for ruff compatibility: toolret has no preview rules or fixes, so it "
+        "changes nothing.",
+    ),
     click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
     click.option(
         "--watch",
@@ -232,6 +227,13 @@ _SHARED_OPTIONS = (
         default="auto",
         help="Control when colored output is used (auto: on a terminal, unless "
         "NO_COLOR is set; FORCE_COLOR forces it).",
+    ),
+    click.option(
+        "--verbose",
+        "-v",
+        is_flag=True,
+        help="Enable verbose logging: which configuration file governs each path, and timings "
+        "(on stderr).",
     ),
     click.option("--quiet", "-q", is_flag=True, help="Print diagnostics, but nothing else."),
     click.option(
@@ -270,7 +272,7 @@ class _CheckCommand(click.Command):
 
 @main.command(cls=_CheckCommand)
 @_shared_options
-@click.option("--fix/--no-fix", default=False, help="Apply the fixes, then report what remains.")
+@click.option("--fix/--no-fix", default=None, help="Apply the fixes, then report what remains.")
 @click.option(
     "--fix-only/--no-fix-only",
     default=False,
@@ -311,7 +313,7 @@ def check(
     statistics: bool,
     no_cache: bool,
     cache_dir: Path | None,
-    unsafe_fixes: bool,
+    unsafe_fixes: bool | None,
     diff: bool,
     exit_non_zero_on_fix: bool,
     stdin_filename: Path | None,
@@ -321,14 +323,16 @@ def check(
     extend_exclude: tuple[str, ...],
     extension: tuple[str, ...],
     target_version: str | None,
-    show_fixes: bool,
+    show_fixes: bool | None,
     ignore_noqa: bool,
+    preview: bool,
     isolated: bool,
     watch: bool,
     color: str,
+    verbose: bool,
     quiet: bool,
     silent: bool,
-    fix: bool,
+    fix: bool | None,
     fix_only: bool,
     add_noqa: bool,
     add_noqa_reason: str | None,
@@ -341,16 +345,25 @@ def check(
     With --fix, apply the safe fixes first (--unsafe-fixes: the unsafe ones too);
     with --diff, print them as a diff and write nothing. Never prompts.
     """
-    global _LOG_LEVEL, _COLOR
+    global _LOG_LEVEL, _COLOR, _VERBOSE
     _LOG_LEVEL = SILENT if silent else QUIET if quiet else DEFAULT
+    _VERBOSE = verbose and not (quiet or silent)
     _COLOR = color
+    del preview  # toolret has no preview rules: ruff's flag is accepted and changes nothing
+    stdin = _reads_stdin(paths, stdin_filename)
+    if watch:  # fail first: before any check runs
+        if add_noqa or diff or stdin:
+            raise click.UsageError(
+                "the argument '--watch' cannot be used with '--add-noqa', '--diff' or stdin"
+            )
+        _need_watchfiles()
     if add_noqa:
         _check_add_noqa_conflicts(
-            fix=fix and not fix_only,
+            fix=bool(fix) and not fix_only,
             diff=diff,
             statistics=statistics,
             ignore_noqa=ignore_noqa,
-            stdin=stdin_filename is not None or Path("-") in paths,
+            stdin=stdin,
         )
         if fix_only:
             _warn("--fix is incompatible with --add-noqa.")
@@ -386,16 +399,17 @@ def check(
         # The cache holds results with the noqa directives applied.
         no_cache=no_cache or ignore_noqa,
         cache_dir=cache_dir,
-        unsafe_fixes=unsafe_fixes,
-        fix=fix or fix_only or diff,
+        unsafe_fixes=bool(unsafe_fixes),
+        fix=bool(fix) or fix_only or diff,
         diff=diff,
         fix_only=fix_only,
-        show_fixes=show_fixes,
+        show_fixes=bool(show_fixes),
         isolated=isolated,
         add_noqa=add_noqa,
         add_noqa_reason=add_noqa_reason,
         exit_non_zero_on_fix=exit_non_zero_on_fix,
         stdin_filename=stdin_filename,
+        stdin=stdin,
         force_exclude=force_exclude,
         respect_gitignore=respect_gitignore,
         exclude=exclude,
@@ -403,7 +417,17 @@ def check(
         extension=_extension_pairs(extension),
         target_version=target_version,
     )
+    started = time.perf_counter()
     resolver = _resolver(options)
+    options = _with_config_defaults(
+        options,
+        resolver,
+        fix=fix,
+        unsafe_fixes=unsafe_fixes,
+        show_fixes=show_fixes,
+        output_format=output_format,
+    )
+    _debug_configuration(options, resolver)
     project = _project()
     if show_files or show_settings or show_tool_functions:
         targets = list(paths) or [Path(".")]
@@ -424,18 +448,117 @@ def check(
             _fail(str(error))
         sys.exit(EXIT_CLEAN)
     if watch:
-        if add_noqa or diff or Path("-") in paths or stdin_filename is not None:
-            raise click.UsageError(
-                "the argument '--watch' cannot be used with '--add-noqa', '--diff' or stdin"
-            )
         sys.exit(_watch(options))
     try:
-        sys.exit(_run(options, resolver, project))
+        code = _run(options, resolver, project)
+        _debug(f"Finished in: {_elapsed(started)}")
+        sys.exit(code)
     finally:
         if ignore_noqa:
             from lint_rules.analysis import noqa
 
             noqa.set_ignore_all(False)
+
+
+def _reads_stdin(paths: Sequence[Path], stdin_filename: Path | None) -> bool:
+    """ruff's rule: ``--stdin-filename`` always reads stdin (a path given besides is
+    ignored, with a warning); otherwise only a lone ``-`` does."""
+    if stdin_filename is not None:
+        other = next((path for path in paths if path != Path("-")), None)
+        if other is not None:
+            _warn(f"Ignoring file {other} in favor of standard input.")
+        return True
+    return tuple(paths) == (Path("-"),)
+
+
+def _need_watchfiles() -> None:
+    """``--watch`` without the ``watch`` extra: exit 2 with the install hint, at once."""
+    try:
+        import watchfiles  # noqa: F401
+    except ImportError:
+        _fail("--watch needs the file watcher: pip install 'toolret[watch]'")
+
+
+def _with_config_defaults(
+    options: _RunOptions,
+    resolver: SettingsResolver,
+    *,
+    fix: bool | None,
+    unsafe_fixes: bool | None,
+    show_fixes: bool | None,
+    output_format: str | None,
+) -> _RunOptions:
+    """The run-wide keys (``fix``, ``unsafe-fixes``, ``show-fixes``, ``output-format``,
+    ``cache-dir``) of the working directory's configuration (or ``--config``'s), ruff's
+    "pyproject config", for the flags not given: the command line wins."""
+    top = resolver(Path.cwd())
+    changes: dict[str, Any] = {}
+    if fix is None and top.fix:
+        changes["fix"] = True
+    if unsafe_fixes is None and top.unsafe_fixes is not None:
+        changes["unsafe_fixes"] = top.unsafe_fixes
+    if show_fixes is None and top.show_fixes is not None:
+        changes["show_fixes"] = top.show_fixes and not options.diff
+    if output_format is None and top.output_format is not None:
+        changes["output_format"] = top.output_format
+    if options.cache_dir is None and top.cache_dir is not None:
+        changes["cache_dir"] = top.cache_path()
+    return dataclasses.replace(options, **changes) if changes else options
+
+
+_VERBOSE = False
+"""``-v``: debug lines on stderr (ruff's ``[date][time][module][DEBUG] ...`` layout)."""
+
+
+def _debug(message: str) -> None:
+    if _VERBOSE:
+        stamp = time.strftime("[%Y-%m-%d][%H:%M:%S]")
+        click.echo(_printable(f"{stamp}[toolret][DEBUG] {message}"), err=True)
+
+
+def _elapsed(started: float) -> str:
+    return f"{(time.perf_counter() - started) * 1000:.1f}ms"
+
+
+def _debug_configuration(options: _RunOptions, resolver: SettingsResolver) -> None:
+    """``-v``: the configuration file of the working directory (ruff's first line)."""
+    if not _VERBOSE:
+        return
+    if options.isolated:
+        _debug("Ignoring all configuration files (--isolated)")
+    elif options.config_file is not None:
+        _debug(f"Using configuration file (--config) at: {Path(options.config_file).absolute()}")
+    else:
+        found = resolver.config_file_for(Path.cwd())
+        if found is None:
+            _debug("No configuration file found for the working directory; using the defaults")
+        else:
+            _debug(f"Using configuration file (via parent) at: {found}")
+
+
+def _debug_files(options: _RunOptions, resolver: SettingsResolver) -> None:
+    """``-v``: each file to check and the configuration file that governs it."""
+    if not _VERBOSE:
+        return
+    from lint_rules import runner
+
+    started = time.perf_counter()
+    targets = list(options.paths) or [Path(".")]
+    count = 0
+    for path in runner.iter_files(targets, resolver, force_exclude=options.force_exclude):
+        count += 1
+        source = _settings_source(options, resolver, path)
+        _debug(f"Checking: {Path(path).absolute()} (settings: {source})")
+    _debug(f"Identified {count} files to check in: {_elapsed(started)}")
+
+
+def _settings_source(options: _RunOptions, resolver: SettingsResolver, path: Path) -> str:
+    if options.isolated:
+        return "defaults, --isolated"
+    if options.config_file is not None:
+        return str(Path(options.config_file).absolute())
+    found = resolver.config_file_for(path)
+    return str(found) if found is not None else "defaults"
 
 
 _COLOR = "auto"
@@ -593,6 +716,8 @@ class _RunOptions:
     isolated: bool = False
     add_noqa: bool = False
     add_noqa_reason: str | None = None
+    stdin: bool = False
+    """Read the file to check from stdin (``-``, or ``--stdin-filename`` given)."""
     config_overrides: Mapping[str, Any] = field(default_factory=dict)
     """``--config "KEY = VALUE"``: ``Settings`` fields replaced in every config's settings."""
     warned: set[str] = field(default_factory=set)
@@ -663,6 +788,7 @@ def _watch(options: _RunOptions) -> int:
     have changed) and, unless ``--no-cache``, answers unchanged files from the cache, so a
     re-run parses only what changed. An error that ends a normal run (a bad config) is
     printed and the watch goes on."""
+    _need_watchfiles()
     targets = list(options.paths) or [Path(".")]
 
     def once() -> None:
@@ -703,8 +829,14 @@ def _run(options: _RunOptions, resolver: SettingsResolver, project: Project) -> 
     """Check (and with ``fix``, fix) the paths; print the result; return the exit code."""
     from lint_rules import runner
 
-    if options.paths == (Path("-"),):
+    if options.stdin:
         data = sys.stdin.buffer.read()
+        if options.stdin_filename is not None and _stdin_excluded(options, resolver):
+            return _excluded_stdin(options, data)
+        if _VERBOSE:
+            named = options.stdin_filename or Path.cwd()
+            source = _settings_source(options, resolver, named)
+            _debug(f"Checking: stdin as {options.stdin_filename or '-'} (settings: {source})")
         stdin_name = str(options.stdin_filename) if options.stdin_filename else None
         try:
             file_result = runner.check_stdin(data, stdin_name, resolver, project)
@@ -722,6 +854,35 @@ def _run(options: _RunOptions, resolver: SettingsResolver, project: Project) -> 
         _report(options, result.diagnostics, result.sources)
         return EXIT_CLEAN if options.exit_zero or not result.diagnostics else EXIT_DIAGNOSTICS
     return _fix_paths(options, resolver, project, result)
+
+
+def _stdin_excluded(options: _RunOptions, resolver: SettingsResolver) -> bool:
+    """Whether ``--stdin-filename`` names a path the excludes drop: with ``--force-exclude``
+    (or ``force-exclude = true``), as for a path named on the command line."""
+    from lint_rules import runner
+
+    assert options.stdin_filename is not None
+    try:
+        found = runner.iter_files(
+            [options.stdin_filename], resolver, force_exclude=options.force_exclude
+        )
+        return next(iter(found), None) is None
+    except (ConfigError, DiscoveryError) as error:
+        _fail(str(error))
+
+
+def _excluded_stdin(options: _RunOptions, data: bytes) -> int:
+    """An excluded ``--stdin-filename``, as ruff treats one: no diagnostics, exit 0; with
+    ``--fix`` the input back on stdout unchanged, with ``--diff`` nothing."""
+    _debug(f"Ignoring stdin: {options.stdin_filename} is excluded")
+    if options.diff:
+        return EXIT_CLEAN
+    if options.fix:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return EXIT_CLEAN
+    _report(options, [], {})
+    return EXIT_CLEAN
 
 
 def _add_noqa(options: _RunOptions, result: RunResult) -> int:
@@ -759,6 +920,8 @@ def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Proj
         from lint_rules.cache import CACHE_DIR_NAME, ResultCache
 
         cache = ResultCache(options.cache_dir or Path.cwd() / CACHE_DIR_NAME)
+    _debug_files(options, resolver)
+    started = time.perf_counter()
     try:
         result = runner.run(
             list(options.paths) or [Path(".")],
@@ -770,6 +933,7 @@ def _check_paths(options: _RunOptions, resolver: SettingsResolver, project: Proj
         )
     except (ConfigError, DiscoveryError) as error:
         _fail(str(error))
+    _debug(f"Checked {result.checked} files in: {_elapsed(started)}")
     _drop_unfixable(resolver, result.files)
     for warning in result.warnings:
         if warning not in options.warned:
@@ -1224,13 +1388,25 @@ def _relative(path: Path, cwd: Path) -> str:
 
 
 @main.command()
-@click.argument("code")
+@click.argument("code", required=False, metavar="<RULE|--all>")
+@click.option("--all", "show_all", is_flag=True, help="Explain all rules.")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
-def rule(code: str, output_format: str) -> None:
-    """Show the documentation of a rule (by code or name)."""
+def rule(code: str | None, show_all: bool, output_format: str) -> None:
+    """Explain a rule (by code or name), or all rules (`--all`), as `ruff rule` does."""
     from lint_rules.docs import rule_page
-    from lint_rules.rules import get_rule
+    from lint_rules.rules import all_rules, get_rule
 
+    if show_all and code is not None:
+        raise click.UsageError("the argument '--all' cannot be used with '<RULE>'")
+    if show_all:
+        every = list(all_rules())
+        if output_format == "json":
+            click.echo(json.dumps([_rule_json(r) for r in every], indent=2))
+        else:  # ruff's layout: the pages one after the other, a blank line between
+            click.echo("\n".join(rule_page(r) for r in every), nl=False)
+        return
+    if code is None:
+        raise click.UsageError("the following required arguments were not provided: <RULE|--all>")
     found = get_rule(code)
     if found is None:
         _fail(f"unknown rule `{code}`")
@@ -1257,12 +1433,76 @@ def rules(output_format: str) -> None:
 
 @main.command()
 def lsp() -> None:
-    """Run the language server over stdin/stdout (needs `pip install 'toolret[lsp]'`)."""
+    """Run the language server over stdin/stdout (needs `pip install 'toolret[lsp]'`);
+    `toolret server` is the same, under ruff's name."""
     try:
         from lint_rules.lsp import main as serve
     except ImportError as error:
         _fail(str(error))
     serve()
+
+
+main.add_command(lsp, name="server")
+
+
+@main.command()
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+def version(output_format: str) -> None:
+    """Display toolret's version (`toolret --version` too), as `ruff version` does."""
+    if output_format == "json":  # ruff's shape, without a newline after it
+        click.echo(json.dumps({"version": __version__, "commit_info": None}, indent=2), nl=False)
+    else:
+        click.echo(f"toolret {__version__}")
+
+
+@main.command()
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.option("--silent", "-s", is_flag=True, help="Print nothing but errors.")
+def clean(quiet: bool, silent: bool) -> None:
+    """Clear any caches in the current directory and any subdirectories, as `ruff clean`
+    does: every `.toolret_cache` directory, and the `cache-dir` of the working
+    directory's configuration (or `TOOLRET_CACHE_DIR`) when it holds a toolret cache."""
+    from lint_rules.cache import CACHE_DIR_NAME
+
+    cwd = Path.cwd()
+    found: list[Path] = []
+    for directory, names, _files in os.walk(cwd):
+        if CACHE_DIR_NAME in names:
+            found.append(Path(directory) / CACHE_DIR_NAME)
+        names[:] = [name for name in names if name != CACHE_DIR_NAME]
+    configured: list[Path] = []
+    from_env = os.environ.get("TOOLRET_CACHE_DIR")
+    if from_env:
+        configured.append(Path(from_env).absolute())
+    try:
+        settings = SettingsResolver()(cwd)
+    except ConfigError as error:
+        _fail(str(error))
+    if settings.cache_dir is not None:
+        configured.append(settings.cache_path() or cwd)
+    found += [path for path in configured if _is_toolret_cache(path) and path not in found]
+    failed = False
+    for path in found:
+        if not (quiet or silent):
+            click.echo(f"Removing cache at: {_relative(path, cwd)}", err=True)
+        try:
+            if path.is_symlink() or not path.is_dir():
+                path.unlink()
+            else:
+                shutil.rmtree(path)
+        except OSError as error:
+            click.echo(f"toolret: error: cannot remove {path}: {error.strerror or error}", err=True)
+            failed = True
+    sys.exit(EXIT_ERROR if failed else EXIT_CLEAN)
+
+
+def _is_toolret_cache(path: Path) -> bool:
+    """A directory toolret's cache made: its ``.gitignore`` says so (``cache.py``)."""
+    try:
+        head = (path / ".gitignore").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return path.is_dir() and head.startswith("# Automatically created by toolret.")
 
 
 def _rule_json(r: type[object]) -> dict[str, object]:

@@ -8,9 +8,13 @@ a checked file wins (parent directories are searched upwards); within one
 directory ``.toolret.toml`` beats ``toolret.toml`` beats ``pyproject.toml``,
 ruff's order. A ``pyproject.toml`` without the table is not a config file,
 so a package's own pyproject does not hide the repository's settings.
-Nothing merges across files: like ruff without ``extend``, the closest file
-is the whole story. Glob patterns in a file are relative to its directory
-(``Settings.root``).
+Nothing merges across files unless a file names a base with ``extend`` (ruff's
+key: the base is read first and the file merged over it, ``_combine``); otherwise
+the closest file is the whole story. Glob patterns in a file are relative to its
+directory (``Settings.root``; a base's stay relative to the base's). ruff's run-wide
+keys (``output-format``, ``fix``, ``unsafe-fixes``, ``show-fixes``, ``cache-dir``) are
+read here and applied by the CLI from the working directory's file; ``include`` /
+``extend-include`` choose what a walk checks; ``required-version`` is checked on read.
 
 Keys are ruff's, with ruff's meaning: ``select`` / ``extend-select`` /
 ``ignore``, ``per-file-ignores`` / ``extend-per-file-ignores``, ``exclude``
@@ -243,6 +247,151 @@ def _check_target_version(value: str) -> str:
     raise ValueError(f"unknown target version `{value}`{hint}; expected one of {expected}")
 
 
+OUTPUT_FORMATS: Final = (
+    "concise",
+    "full",
+    "json",
+    "json-lines",
+    "junit",
+    "grouped",
+    "github",
+    "gitlab",
+    "pylint",
+    "rdjson",
+    "azure",
+    "sarif",
+)
+"""``output-format`` / ``--output-format`` values (ruff's); equal to ``formats.FORMATS``
+(tested), listed here so that reading a config file does not import the formats."""
+
+DEFAULT_INCLUDE: Final = ("*.py", "*.pyi", "*.ipynb")
+"""ruff's default ``include`` without ``**/pyproject.toml`` (toolret checks no TOML)."""
+
+_DEFAULT_SUFFIXES: Final = (".py", ".pyi", ".ipynb")
+
+
+def _check_output_format(value: str) -> str:
+    if value in OUTPUT_FORMATS:
+        return value
+    close = difflib.get_close_matches(value, OUTPUT_FORMATS, n=1)
+    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    expected = ", ".join(f"`{name}`" for name in OUTPUT_FORMATS)
+    raise ValueError(f"unknown output format `{value}`{hint}; expected one of {expected}")
+
+
+_PEP440 = re.compile(
+    r"v?(?:(?P<epoch>[0-9]+)!)?(?P<release>[0-9]+(?:\.[0-9]+)*)"
+    r"(?:[-_.]?(?P<pre>a|b|c|rc|alpha|beta|pre|preview)[-_.]?(?P<pre_n>[0-9]+)?)?"
+    r"(?P<post>-(?P<post_implicit>[0-9]+)|[-_.]?(?:post|rev|r)[-_.]?(?P<post_n>[0-9]+)?)?"
+    r"(?:[-_.]?(?P<dev>dev)[-_.]?(?P<dev_n>[0-9]+)?)?"
+    r"(?:\+(?P<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?",
+    re.ASCII | re.IGNORECASE,
+)
+_PRE_ORDER: Final = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
+_OPERATORS: Final = ("~=", "===", "==", "!=", "<=", ">=", "<", ">")
+
+_VersionKey = tuple[int, tuple[int, ...], tuple[float, int], tuple[float, int], tuple[float, int]]
+
+
+def _version_key(text: str) -> _VersionKey | None:
+    """PEP 440's ordering of a version (the local part left out), ``None`` if not one."""
+    match = _PEP440.fullmatch(text.strip())
+    if match is None:
+        return None
+    release = tuple(int(part) for part in match["release"].split("."))
+    while len(release) > 1 and release[-1] == 0:
+        release = release[:-1]
+    post_number = match["post_implicit"] or match["post_n"]
+    has_post = match["post"] is not None
+    inf = float("inf")
+    pre: tuple[float, int] = (
+        (_PRE_ORDER[match["pre"].lower()], int(match["pre_n"] or 0)) if match["pre"] else (inf, 0)
+    )
+    post: tuple[float, int] = (1, int(post_number or 0)) if has_post else (-1, 0)
+    dev: tuple[float, int] = (0, int(match["dev_n"] or 0)) if match["dev"] else (inf, 0)
+    if match["dev"] and not match["pre"] and not has_post:
+        pre = (-inf, 0)  # 1.0.dev1 sorts before 1.0a1
+    return (int(match["epoch"] or 0), release, pre, post, dev)
+
+
+def _specifier_clauses(value: str) -> list[tuple[str, str]]:
+    """``(operator, version)`` per clause of a PEP 440 specifier; a bare version is ``==``.
+    Raises ``ValueError`` with ruff's wording."""
+    clauses: list[tuple[str, str]] = []
+    for raw in value.split(","):
+        clause = raw.strip()
+        operator = next((op for op in _OPERATORS if clause.startswith(op)), None)
+        version = clause[len(operator) :].strip() if operator else clause
+        if operator is None and len(value.split(",")) > 1:
+            raise ValueError(
+                f"Failed to parse version: expected an operator such as `>=` in `{clause}`"
+            )
+        wildcard = version.endswith(".*") and operator in ("==", "!=")
+        checked = version[:-2] if wildcard else version
+        if not checked or (operator != "===" and _version_key(checked) is None):
+            raise ValueError(f"Failed to parse version: `{clause}` is not a PEP 440 specifier")
+        if operator == "~=" and "." not in checked.split("+")[0]:
+            raise ValueError(f"Failed to parse version: `~=` needs two release parts: `{clause}`")
+        clauses.append((operator or "==", version))
+    return clauses
+
+
+def _clause_holds(operator: str, version: str, running: str) -> bool:
+    if operator == "===":
+        return running.strip().lower() == version.strip().lower()
+    have = _version_key(running)
+    if have is None:
+        return False
+    if operator in ("==", "!=") and version.endswith(".*"):
+        prefix = _version_key(version[:-2])
+        assert prefix is not None
+        wanted = prefix[1]
+        padded = have[1] + (0,) * max(0, len(wanted) - len(have[1]))
+        equal = have[0] == prefix[0] and padded[: len(wanted)] == wanted
+        return equal if operator == "==" else not equal
+    want = _version_key(version)
+    assert want is not None
+    if operator == "~=":  # ``~=2.2.1``: ``>=2.2.1`` and ``==2.2.*``
+        written = _PEP440.fullmatch(version.strip())
+        assert written is not None
+        stem = tuple(int(part) for part in written["release"].split("."))[:-1]
+        padded = have[1] + (0,) * max(0, len(stem) - len(have[1]))
+        return have >= want and have[0] == want[0] and padded[: len(stem)] == stem
+    return {
+        "==": have == want,
+        "!=": have != want,
+        "<=": have <= want,
+        ">=": have >= want,
+        "<": have < want,
+        ">": have > want,
+    }[operator]
+
+
+def version_matches(specifier: str, running: str) -> bool:
+    """Whether ``running`` satisfies the PEP 440 ``specifier`` (a bare version is ``==``)."""
+    return all(_clause_holds(op, version, running) for op, version in _specifier_clauses(specifier))
+
+
+def _check_required_version(value: str) -> str:
+    """ruff's ``required-version``: a PEP 440 specifier (a bare version means ``==``) that
+    the running toolret must satisfy."""
+    from lint_rules import __version__
+
+    clauses = _specifier_clauses(value)
+    if not version_matches(value, __version__):
+        shown = ", ".join(f"{op}{version}" for op, version in clauses)
+        raise ValueError(
+            f"Required version `{shown}` does not match the running version `{__version__}`"
+        )
+    return value
+
+
+def _check_cache_dir(value: str) -> str:
+    if not value.strip():
+        raise ValueError("empty path")
+    return value
+
+
 _SPECIFIER = re.compile(r"\s*(~=|===|==|!=|<=|>=|<|>)\s*(\S+?)\s*")
 _VERSION = re.compile(
     r"v?(\d+)(?:\.(\d+))?(?:\.\d+)*(?:\.\*)?"
@@ -276,6 +425,19 @@ def requires_python_target(specifier: object) -> str | None:
         return None
     name = f"py{lower[0]}{lower[1]}"
     return name if name in TARGET_VERSIONS else None
+
+
+_CODE_PREFIX = re.compile(r"[A-Z]+[0-9]*", re.ASCII)
+
+
+def _check_code_prefix(prefix: str) -> str:
+    """An ``external`` entry: another tool's rule code or code prefix (``E501``, ``PLR``)."""
+    if _CODE_PREFIX.fullmatch(prefix) is None:
+        raise ValueError(
+            f"`{prefix}` is not a rule code or code prefix (uppercase letters, then "
+            "digits: `E501`, `F`, `PLR09`)"
+        )
+    return prefix
 
 
 def _check_name(name: str) -> str:
@@ -351,9 +513,14 @@ Glob = Annotated[str, _After(_check_glob)]
 Extension = Annotated[str, _After(_check_extension)]
 Language = Annotated[str, _After(_check_language)]
 Name = Annotated[str, _After(_check_name)]
+CodePrefix = Annotated[str, _After(_check_code_prefix)]
 Identifier = Annotated[str, _After(_check_identifier)]
 TargetVersion = Annotated[str, _After(_check_target_version)]
 StrictBool = Annotated[bool, _StrictBool()]
+OutputFormat = Annotated[str, _After(_check_output_format)]
+RequiredVersion = Annotated[str, _After(_check_required_version)]
+CacheDir = Annotated[str, _After(_check_cache_dir)]
+ConfigPath = Annotated[str, _After(_check_name)]
 
 
 def _kebab(name: str) -> str:
@@ -529,6 +696,9 @@ class Settings:
     extend_fixable: tuple[Selector, ...] = ()
     per_file_ignores: dict[Glob, tuple[Selector, ...]] = field(default_factory=dict)
     extend_per_file_ignores: dict[Glob, tuple[Selector, ...]] = field(default_factory=dict)
+    external: tuple[CodePrefix, ...] = ()
+    """ruff's ``lint.external``: code prefixes of other tools that ``TRV004`` (unused-noqa)
+    must neither report as unused nor as unknown in a ``# noqa``."""
     exclude: tuple[Glob, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[Glob, ...] = ()
     respect_gitignore: StrictBool = True
@@ -540,6 +710,26 @@ class Settings:
     """ruff's ``target-version`` (``py37`` … ``py315``): the oldest Python the project
     supports, whose syntax ``TRV005`` checks. ``None``: not set (nor inferred from
     ``requires-python``), ruff's default ``DEFAULT_TARGET_VERSION`` applies."""
+    include: tuple[Glob, ...] = DEFAULT_INCLUDE
+    """The files a directory's walk checks (ruff's ``include``; replaces the default)."""
+    extend_include: tuple[Glob, ...] = ()
+    """Files a walk checks in addition to ``include`` (ruff's ``extend-include``)."""
+    extend: ConfigPath | None = None
+    """ruff's ``extend``: the path of a configuration file (``~`` and ``$VARS`` expanded,
+    relative to this file's directory) whose settings this file's are merged over."""
+    required_version: RequiredVersion | None = None
+    """ruff's ``required-version``: a PEP 440 specifier the running toolret must satisfy
+    (a bare version means ``==``); checked when the file is read."""
+    output_format: OutputFormat | None = None
+    """``--output-format``'s default (ruff's key; the flag wins)."""
+    fix: StrictBool | None = None
+    """``--fix``'s default (ruff's key; ``--no-fix`` wins)."""
+    unsafe_fixes: StrictBool | None = None
+    """``--unsafe-fixes``'s default (ruff's key; ``--no-unsafe-fixes`` wins)."""
+    show_fixes: StrictBool | None = None
+    """``--show-fixes``'s default (ruff's key; ``--no-show-fixes`` wins)."""
+    cache_dir: CacheDir | None = None
+    """``--cache-dir``'s default, relative to the config file's directory (ruff's key)."""
     polyai: PolyAISettings = PolyAISettings()
     browser_use: BrowserUseSettings = BrowserUseSettings()
     openai_agents: OpenAIAgentsSettings = OpenAIAgentsSettings()
@@ -551,6 +741,10 @@ class Settings:
     cli_fixable: tuple[RuleSelection, ...] = ()
     """``--fixable``/``--extend-fixable``/``--unfixable`` layers (as ``select``/
     ``extend_select``/``ignore``), applied after the file's."""
+    base_selections: tuple[RuleSelection, ...] = ()
+    """Rule-selection layers of the files ``extend`` named, applied before the file's."""
+    base_fixable: tuple[RuleSelection, ...] = ()
+    """``fixable`` layers of the files ``extend`` named, applied before the file's."""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
@@ -706,7 +900,7 @@ class Settings:
         own = RuleSelection(
             select=self.select, extend_select=self.extend_select, ignore=self.ignore
         )
-        return (own, *self.cli_selections)
+        return (*self.base_selections, own, *self.cli_selections)
 
     def enabled_codes(self, all_rules: Mapping[str, bool]) -> frozenset[str]:
         """The codes enabled for any file, given every code and whether it is on by default."""
@@ -721,7 +915,7 @@ class Settings:
             select=self.fixable, extend_select=self.extend_fixable, ignore=self.unfixable
         )
         rules = tuple(sorted((code, True) for code in all_codes))
-        return _resolve_selection((own, *self.cli_fixable), rules)
+        return _resolve_selection((*self.base_fixable, own, *self.cli_fixable), rules)
 
     def ignored_for_file(self, path: Path) -> frozenset[str]:
         """The ``per-file-ignores`` selectors (codes, prefixes or ``ALL``) that match ``path``."""
@@ -795,6 +989,29 @@ class Settings:
         """``is_excluded`` for an absolute, normalised POSIX path string (the walk's hot path)."""
         return self._excluder.matches(absolute, absolute.rsplit("/", 1)[-1])
 
+    def walks(self, absolute: str, basename: str) -> bool:
+        """Whether a directory's walk checks the file at ``absolute`` (a normalised POSIX
+        path): it matches ``include`` or ``extend-include`` (as ``exclude`` matches, by
+        basename or path below ``root``), or has a custom ``extension``. Paths named on
+        the command line are checked whatever these say, as in ruff."""
+        if self.extension and basename.endswith(self.extension_suffixes):
+            return True
+        if self.include == DEFAULT_INCLUDE and not self.extend_include:
+            return basename.endswith(_DEFAULT_SUFFIXES)
+        return self._includer.matches(absolute, basename)
+
+    @functools.cached_property
+    def _includer(self) -> _PathMatcher:
+        return _exclusion_matcher(self._root_posix(), self.include + self.extend_include)
+
+    def cache_path(self) -> Path | None:
+        """``cache-dir`` as an absolute path (``~`` and ``$VARS`` expanded, relative to
+        ``root``); ``None`` when not set."""
+        if self.cache_dir is None:
+            return None
+        expanded = Path(os.path.expandvars(os.path.expanduser(self.cache_dir)))
+        return _absolute((self.root if self.root is not None else Path.cwd()) / expanded)
+
     @functools.cached_property
     def _excluder(self) -> _PathMatcher:
         return _exclusion_matcher(self._root_posix(), self.exclude + self.extend_exclude)
@@ -825,8 +1042,14 @@ def _allowed_keys(model: type[Any]) -> dict[str, str]:
     return {
         _kebab(item.name): item.name
         for item in dataclasses.fields(model)
-        if item.name not in ("root", "cli_selections", "cli_fixable")
+        if item.name not in _INTERNAL_FIELDS
     }
+
+
+_INTERNAL_FIELDS: Final = frozenset(
+    {"root", "cli_selections", "cli_fixable", "base_selections", "base_fixable"}
+)
+"""``Settings`` fields no file can set."""
 
 
 _SELECTION_KEYS: Final = (
@@ -842,6 +1065,7 @@ _SELECTION_KEYS: Final = (
 """The keys whose lists hold rule selectors."""
 _LINT_KEYS: Final = (
     *_SELECTION_KEYS,
+    "external",
     "polyai",
     "browser-use",
     "openai-agents",
@@ -1010,6 +1234,8 @@ def _items_of(loc: Sequence[int | str]) -> str:
         return "rule selectors"
     if head in ("exclude", "extend-exclude"):
         return "glob patterns"
+    if head == "external":
+        return "rule code prefixes"
     return "names"
 
 
@@ -1152,6 +1378,21 @@ def _toolret_table(data: Mapping[str, Any]) -> object:
     return tool.get("toolret") if isinstance(tool, dict) else None
 
 
+@dataclass(frozen=True)
+class _Loaded:
+    """One config file's settings, before ``extend`` merges a base under them."""
+
+    settings: Settings
+    keys: frozenset[str]
+    """The ``Settings`` fields the file sets."""
+    table_keys: Mapping[str, frozenset[str]]
+    """Per framework table (field name), the fields it sets."""
+    inferred: str | None
+    """The ``target-version`` its ``requires-python`` gives (a ``pyproject.toml``)."""
+    problems: _Problems | None
+    """For errors at its keys (``None``: a ``pyproject.toml`` without the table)."""
+
+
 def load_settings(path: Path) -> Settings:
     """Read one config file; ``root`` is its directory. Raises ``ConfigError``.
 
@@ -1159,8 +1400,40 @@ def load_settings(path: Path) -> Settings:
     Errors give the file, line and column of the offending key or value. Without a
     ``target-version``, a ``pyproject.toml``'s ``[project] requires-python`` gives it
     (``requires_python_target``; silently nothing when it cannot be read), as in ruff.
+    ``extend`` names a base file (itself possibly extending another) read first, this
+    file's keys merged over it as ruff merges them (``_combine``); a cycle is an error
+    at the ``extend`` that closes it.
     """
     path = _absolute(path)
+    chain = [_load_one(path)]
+    seen = [path]
+    while (named := chain[-1].settings.extend) is not None:
+        current = chain[-1]
+        assert current.problems is not None and current.settings.root is not None
+        target = _absolute(current.settings.root / os.path.expandvars(os.path.expanduser(named)))
+        where = current.problems.key_path("extend")
+        if target in seen:
+            cycle = " extends ".join(f"`{_shown_path(item)}`" for item in (*seen, target))
+            raise current.problems.error([(where, False, f"circular configuration: {cycle}")])
+        if not target.is_file():
+            problem = "no such file" if not target.exists() else "not a file"
+            message = f"cannot extend `{named}`: {problem} ({_shown_path(target)})"
+            raise current.problems.error([(where, False, message)])
+        seen.append(target)
+        chain.append(_load_one(target))
+    merged = chain[-1]
+    for child in reversed(chain[:-1]):
+        merged = _combine(child, merged)
+    settings = merged.settings
+    if settings.target_version is None:
+        inferred = next((item.inferred for item in chain if item.inferred is not None), None)
+        if inferred is not None:
+            settings = dataclasses.replace(settings, target_version=inferred)
+    return settings
+
+
+def _load_one(path: Path) -> _Loaded:
+    """``load_settings`` for one file, ``extend`` not followed."""
     text = _read_text(path)
     data = _parse_toml(path, text)
     base: KeyPath = ()
@@ -1173,7 +1446,7 @@ def load_settings(path: Path) -> Settings:
         if isinstance(project, dict):
             inferred = requires_python_target(project.get("requires-python"))
         if table is None:
-            return Settings(root=path.parent, target_version=inferred)
+            return _Loaded(Settings(root=path.parent), frozenset(), {}, inferred, None)
     elif _toolret_table(data) is not None:
         raise _pyproject_table_error(path, text)
     problems = _Problems(path, text, base)
@@ -1187,9 +1460,127 @@ def load_settings(path: Path) -> Settings:
         settings = Settings.from_mapping({**values, "root": path.parent})
     except ValidationError as error:
         raise problems.error(_value_problems(error, problems)) from None
-    if settings.target_version is None and inferred is not None:
-        settings = dataclasses.replace(settings, target_version=inferred)
-    return settings
+    names = _allowed_keys(Settings)
+    tables = {
+        names[key]: frozenset(names_of(value))
+        for key, value in values.items()
+        if isinstance(value, dict) and names[key] in _FRAMEWORK_TABLES
+    }
+    return _Loaded(settings, frozenset(names[key] for key in values), tables, inferred, problems)
+
+
+def names_of(table: Mapping[str, Any]) -> Iterable[str]:
+    """The Python names of a table's kebab-case keys."""
+    return (key.replace("-", "_") for key in table)
+
+
+_FRAMEWORK_TABLES: Final = ("polyai", "browser_use", "openai_agents", "openai_chat")
+
+_CONCATENATED: Final = ("extend_exclude", "extend_include")
+"""Lists a file adds to its base's (ruff's ``extend-*`` lists chain)."""
+
+_PATTERN_LISTS: Final = ("exclude", "extend_exclude", "include", "extend_include")
+
+_OWN_LAYER: Final = frozenset(
+    {"select", "extend_select", "ignore", "fixable", "extend_fixable", "unfixable"}
+)
+"""Rule selection: a base's becomes a layer below the file's, as in ruff."""
+
+
+def _combine(child: _Loaded, base: _Loaded) -> _Loaded:
+    """``child``'s settings merged over ``base``'s, as ruff's ``Configuration::combine``:
+    a key the child sets wins; ``extend-exclude``, ``extend-include`` and
+    ``extend-per-file-ignores`` add up; rule selection (``select`` … ``unfixable``) is
+    layered, the base's first; a framework table merges key by key. The base's relative
+    globs and ``cache-dir`` stay relative to the base's directory."""
+    mine, theirs = child.settings, _rebased(base.settings, child.settings.root)
+    changes: dict[str, Any] = {}
+    for item in dataclasses.fields(Settings):
+        name = item.name
+        if name in _INTERNAL_FIELDS or name in _OWN_LAYER or name == "extend":
+            continue
+        if name in _CONCATENATED:
+            changes[name] = getattr(theirs, name) + getattr(mine, name)
+        elif name == "extend_per_file_ignores":
+            merged = {key: tuple(value) for key, value in theirs.extend_per_file_ignores.items()}
+            for key, codes in mine.extend_per_file_ignores.items():
+                merged[key] = merged.get(key, ()) + tuple(codes)
+            changes[name] = merged
+        elif name in _FRAMEWORK_TABLES:
+            own = child.table_keys.get(name, frozenset())
+            table = getattr(mine, name)
+            changes[name] = dataclasses.replace(
+                getattr(theirs, name), **{key: getattr(table, key) for key in own}
+            )
+        elif name not in child.keys:
+            changes[name] = getattr(theirs, name)
+    changes["base_selections"] = (
+        *theirs.base_selections,
+        RuleSelection(
+            select=theirs.select, extend_select=theirs.extend_select, ignore=theirs.ignore
+        ),
+    )
+    changes["base_fixable"] = (
+        *theirs.base_fixable,
+        RuleSelection(
+            select=theirs.fixable,
+            extend_select=theirs.extend_fixable,
+            ignore=theirs.unfixable,
+        ),
+    )
+    tables = {
+        name: child.table_keys.get(name, frozenset()) | base.table_keys.get(name, frozenset())
+        for name in {*child.table_keys, *base.table_keys}
+    }
+    return _Loaded(
+        dataclasses.replace(mine, **changes),
+        child.keys | base.keys,
+        tables,
+        child.inferred,
+        child.problems,
+    )
+
+
+def _rebased(settings: Settings, root: Path | None) -> Settings:
+    """``settings`` with their relative globs and ``cache-dir`` made absolute (from their
+    ``root``), for settings whose patterns are to be matched under another ``root``. A
+    pattern without a ``/`` also keeps matching by basename anywhere, as ruff's do."""
+    if settings.root is None or settings.root == root:
+        return settings
+    prefix = _glob_escape(settings.root.as_posix().rstrip("/")) + "/"
+
+    def rebase(pattern: str, *, negatable: bool) -> list[str]:
+        negated = negatable and pattern.startswith("!")
+        body = pattern[1:] if negated else pattern
+        if os.path.isabs(body):
+            return [pattern]
+        below = body
+        while below.startswith("./"):
+            below = below[2:]
+        absolute = ("!" if negated else "") + prefix + below
+        if negated or "/" in body.rstrip("/"):
+            return [absolute]
+        return [pattern, absolute]
+
+    changes: dict[str, Any] = {}
+    for name in _PATTERN_LISTS:
+        patterns = getattr(settings, name)
+        changes[name] = tuple(chain(*(rebase(p, negatable=False) for p in patterns)))
+    for name in ("per_file_ignores", "extend_per_file_ignores"):
+        table: dict[str, tuple[str, ...]] = {}
+        for pattern, codes in getattr(settings, name).items():
+            for rebased in rebase(pattern, negatable=True):
+                table[rebased] = table.get(rebased, ()) + tuple(codes)
+        changes[name] = table
+    cache = settings.cache_path()
+    if cache is not None:
+        changes["cache_dir"] = str(cache)
+    return dataclasses.replace(settings, **changes)
+
+
+def _glob_escape(text: str) -> str:
+    """``text`` matched literally by a ruff glob."""
+    return re.sub(r"([*?\[\]{}\\])", r"\\\1", text)
 
 
 OVERRIDE_TIP = (

@@ -1,6 +1,7 @@
 """Which files ``toolret check PATHS`` looks at: ruff's rules, without calling git.
 
-* Directories are walked for ``*.py``, ``*.pyi`` and ``*.ipynb`` files, entries in name
+* Directories are walked for ``*.py``, ``*.pyi`` and ``*.ipynb`` files (ruff's ``include``
+  and ``extend-include`` change which: ``Settings.walks``), entries in name
   order, so output and cache are the same from run to run: paths come out
   sorted by their components (``a/b.py`` before ``a.py``). Each file once.
 * ``exclude`` / ``extend-exclude`` of the settings that govern a directory
@@ -317,19 +318,14 @@ def _walk(
     prefix = directory.as_posix().rstrip("/") + "/"
     for entry in entries:
         name = entry.name
+        posix = prefix + name
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
-            # Only Python files and directories matter: decide before any matching.
-            suffixes = (
-                PYTHON_SUFFIXES + settings.extension_suffixes
-                if settings.extension
-                else PYTHON_SUFFIXES
-            )
-            if not is_dir and not (name.endswith(suffixes) and _is_python_file(entry)):
+            # Only included files (``include``, ``extension``) and directories matter.
+            if not is_dir and not (settings.walks(posix, name) and _is_python_file(entry)):
                 continue
         except OSError:
             continue
-        posix = prefix + name
         if settings.is_excluded_posix(posix):
             continue
         path = directory / name
