@@ -14,6 +14,7 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV001": True,
     "TRV002": True,
     "TRV003": True,
+    "TRV004": False,
     "TRV005": False,
     "TRV101": True,
     "TRV102": True,

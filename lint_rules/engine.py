@@ -32,12 +32,12 @@ from lint_rules.analysis.module import (
     parse_module,
     source_line,
 )
-from lint_rules.analysis.noqa import NoqaDirectives
+from lint_rules.analysis.noqa import UNUSED_FIX_TITLE, NoqaDirectives, UsageKey, ignores_all
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.stack import call_deep
 from lint_rules.catalog import DEFAULT_ENABLED
 from lint_rules.config import Settings
-from lint_rules.model import Diagnostic, Edit, Fix, Location
+from lint_rules.model import Applicability, Diagnostic, Edit, Fix, Location
 from lint_rules.notebook import Notebook, NotebookError, NotebookText, is_notebook
 from lint_rules.rules import (
     UNSUPPRESSIBLE,
@@ -45,6 +45,7 @@ from lint_rules.rules import (
     InternalError,
     ParseError,
     Rule,
+    UnusedNoqa,
     VersionSyntax,
     all_rules,
 )
@@ -118,11 +119,14 @@ def check_source(
     project: Project | None = None,
     *,
     parsed: ParsedModule | None = None,
+    apply_noqa: bool = True,
 ) -> list[Diagnostic]:
     """Check one file's text. ``path`` decides layout-based recognition and config.
 
     ``parsed``: the module already parsed from this very text (the runner parses
-    once for the index facts and the check).
+    once for the index facts and the check). ``apply_noqa=False``: every diagnostic,
+    whatever ``# noqa`` comments say, and no TRV004 (the flake8 plugin: flake8
+    applies its own ``# noqa``).
     """
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
@@ -135,12 +139,14 @@ def check_source(
     if parsed is not None and (parsed.source != source or parsed.path != path):
         parsed = None
     try:
-        return _check(source, path, settings, project, parsed, codes, signalled, deep=False)
+        return _check(source, path, settings, project, parsed, codes, signalled, False, apply_noqa)
     except RecursionError:
         # Deep-but-valid code: the whole check again, from a fresh parse, with room for
         # deep recursion (``analysis.stack``). Normal code never gets here.
         try:
-            return call_deep(_check, source, path, settings, project, None, codes, signalled, True)
+            return call_deep(
+                _check, source, path, settings, project, None, codes, signalled, True, apply_noqa
+            )
         except RecursionError as error:
             if InternalError.code not in codes:
                 return []
@@ -156,9 +162,12 @@ def _check(
     codes: frozenset[str],
     signalled: list[Framework],
     deep: bool,
+    apply_noqa: bool = True,
 ) -> list[Diagnostic]:
     """``check_source`` proper. Not ``deep``: a ``RecursionError`` anywhere is raised for
     the caller to run the check again with a deep stack; ``deep``: it is one TRV002."""
+    # A file that does not parse gets no TRV004: nothing in it was judged.
+    screen = _filter_noqa if apply_noqa else _unfiltered
     try:
         module = parsed if parsed is not None else parse_module(source, path)
     except UnparsableSource as error:
@@ -167,29 +176,40 @@ def _check(
         if ParseError.code not in codes:
             return []
         row, column = max(error.raw_line, 1), error.raw_column + 1
-        return _filter_noqa(
-            [_engine_diagnostic(ParseError, path, row, column, error.message)], source
-        )
+        return screen([_engine_diagnostic(ParseError, path, row, column, error.message)], source)
     except cst.ParserSyntaxError as error:
         if ParseError.code not in codes:
             return []
-        return _filter_noqa([_parse_error(source, path, error)], source)
+        return screen([_parse_error(source, path, error)], source)
     except Exception as error:  # parse_module raises nothing else; if it does, go on
         if InternalError.code not in codes:
             return []
         return [_internal_error(path, "parsing", error)]
 
     store = project.summaries if project is not None else None
+    failures: list[BaseException] = []
     if store is None:
-        diagnostics = _run_rules(module, path, settings, project, codes, signalled, deep)
+        diagnostics = _run_rules(module, path, settings, project, codes, signalled, deep, failures)
     else:
         module.use_summaries(store)
         with store.asking_for(path):
-            diagnostics = _run_rules(module, path, settings, project, codes, signalled, deep)
+            diagnostics = _run_rules(
+                module, path, settings, project, codes, signalled, deep, failures
+            )
     if VersionSyntax.code in codes:
-        diagnostics.extend(_version_syntax(module, settings, codes, deep))
+        diagnostics.extend(_version_syntax(module, settings, codes, deep, failures))
     diagnostics = _dedupe(diagnostics)
-    return sorted(_filter_noqa(diagnostics, source), key=Diagnostic.sort_key)
+    if not apply_noqa:
+        return sorted(_unfiltered(diagnostics, source), key=Diagnostic.sort_key)
+    judge = UnusedNoqa.code in codes and not failures
+    if not diagnostics and not judge:
+        return diagnostics
+    directives = NoqaDirectives.from_source(source)
+    used: dict[UsageKey, set[str]] = {}
+    kept = _filter_noqa(diagnostics, source, directives, used)
+    if judge:
+        kept.extend(_unused_noqa(directives, used, path, settings, codes))
+    return sorted(kept, key=Diagnostic.sort_key)
 
 
 def _run_rules(
@@ -200,8 +220,10 @@ def _run_rules(
     codes: frozenset[str],
     signalled: list[Framework],
     deep: bool,
+    failures: list[BaseException],
 ) -> list[Diagnostic]:
-    """Every signalled family's contexts, and its enabled rules' findings on them."""
+    """Every signalled family's contexts, and its enabled rules' findings on them;
+    ``failures`` gets each crash, reported as a TRV002 or not."""
     diagnostics: list[Diagnostic] = []
     for framework in signalled:
         rules = [r for r in _rules_of(framework.key) if r.code in codes]
@@ -211,6 +233,7 @@ def _run_rules(
             contexts = framework.contexts(module, project)
         except Exception as error:  # a recognition bug must not stop the run
             _shallow_recursion(error, deep)
+            failures.append(error)
             diagnostics.append(_internal_error(path, f"{framework.title} recognition", error))
             continue
         for rule_class in rules:
@@ -219,15 +242,20 @@ def _run_rules(
                 findings = [f for context in contexts for f in rule.check(context, settings)]
             except Exception as error:
                 _shallow_recursion(error, deep)
+                failures.append(error)
                 if InternalError.code in codes:
                     diagnostics.append(_internal_error(path, f"{rule.code} ({rule.name})", error))
                 continue
-            diagnostics.extend(_positioned(rule, findings, module, codes, deep))
+            diagnostics.extend(_positioned(rule, findings, module, codes, deep, failures))
     return diagnostics
 
 
 def _version_syntax(
-    module: ParsedModule, settings: Settings, codes: frozenset[str], deep: bool
+    module: ParsedModule,
+    settings: Settings,
+    codes: frozenset[str],
+    deep: bool,
+    failures: list[BaseException],
 ) -> list[Diagnostic]:
     """TRV005: syntax newer than the target version (``analysis.versions``), beside the
     rules' findings (never instead of them); a failure is one TRV002, as a rule's."""
@@ -237,6 +265,7 @@ def _version_syntax(
         found = newer_syntax(module, settings.python_version)
     except Exception as error:
         _shallow_recursion(error, deep)
+        failures.append(error)
         if InternalError.code not in codes:
             return []
         return [_internal_error(module.path, f"{VersionSyntax.code} ({VersionSyntax.name})", error)]
@@ -410,7 +439,12 @@ def _shallow_recursion(error: Exception, deep: bool) -> None:
 
 
 def _positioned(
-    rule: Rule, findings: list[Finding], module: ParsedModule, codes: frozenset[str], deep: bool
+    rule: Rule,
+    findings: list[Finding],
+    module: ParsedModule,
+    codes: frozenset[str],
+    deep: bool,
+    failures: list[BaseException],
 ) -> list[Diagnostic]:
     """The findings as diagnostics; one TRV002 for the rule's findings whose position
     (or fix) could not be computed, instead of the run's end."""
@@ -422,6 +456,8 @@ def _positioned(
         except Exception as error:
             _shallow_recursion(error, deep)
             failure = failure or error
+    if failure is not None:
+        failures.append(failure)
     if failure is not None and InternalError.code in codes:
         what = f"the positions of {rule.code} ({rule.name})"
         diagnostics.append(_internal_error(module.path, what, failure))
@@ -484,10 +520,19 @@ def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return unique
 
 
-def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]:
+def _filter_noqa(
+    diagnostics: list[Diagnostic],
+    source: str,
+    directives: NoqaDirectives | None = None,
+    used: dict[UsageKey, set[str]] | None = None,
+) -> list[Diagnostic]:
+    """The diagnostics no ``# noqa`` silences, each with its ``noqa_line``; ``used`` gets
+    the codes each directive silenced (``--ignore-noqa`` or not, as ruff's RUF100)."""
     if not diagnostics:
         return diagnostics
-    directives = NoqaDirectives.from_source(source)
+    if directives is None:
+        directives = NoqaDirectives.from_source(source)
+    ignore_all = ignores_all()
     kept = []
     for diagnostic in diagnostics:
         row = diagnostic.location.row
@@ -495,15 +540,83 @@ def _filter_noqa(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]
         # error's position may be anywhere (inside an unterminated string), and so
         # may newer syntax's (a quote or a comment inside a multi-line f-string).
         token_start = diagnostic.code not in (ParseError.code, VersionSyntax.code)
-        if diagnostic.code not in UNSUPPRESSIBLE and directives.suppresses(
-            diagnostic.code, row, token_start=token_start
-        ):
-            continue
+        if diagnostic.code not in UNSUPPRESSIBLE:
+            key = directives.suppressor(diagnostic.code, row, token_start=token_start)
+            if key is not None:
+                if used is not None:
+                    used.setdefault(key, set()).add(diagnostic.code)
+                if not ignore_all:
+                    continue
         noqa_row = directives.noqa_row(row, token_start=token_start)
         if noqa_row != row:
             diagnostic = replace(diagnostic, noqa_line=noqa_row)
         kept.append(diagnostic)
     return kept
+
+
+def _unfiltered(diagnostics: list[Diagnostic], source: str) -> list[Diagnostic]:
+    """Every diagnostic, none silenced (flake8 applies its own ``# noqa``)."""
+    del source
+    return diagnostics
+
+
+def _unused_noqa(
+    directives: NoqaDirectives,
+    used: dict[UsageKey, set[str]],
+    path: str,
+    settings: Settings,
+    codes: frozenset[str],
+) -> list[Diagnostic]:
+    """TRV004: the directives (or codes of them) that silenced nothing (``NoqaDirectives
+    .unused``), each with the safe fix that removes what is unused."""
+    found = directives.unused(
+        used,
+        own_code=UnusedNoqa.code,
+        is_enabled=lambda code: any(enabled.startswith(code) for enabled in codes),
+        is_known=_KNOWN.__contains__,
+        is_own=lambda code: _letters(code) in _OWN_LETTERS,
+        external=settings.external,
+    )
+    return [
+        Diagnostic(
+            code=UnusedNoqa.code,
+            name=UnusedNoqa.name,
+            message=item.message,
+            severity=UnusedNoqa.severity,
+            filename=path,
+            location=Location(row=item.row, column=item.column),
+            end_location=Location(row=item.row, column=item.end_column),
+            fix=Fix(
+                message=UNUSED_FIX_TITLE,
+                applicability=Applicability.SAFE,
+                edits=(
+                    Edit(
+                        content=item.content,
+                        location=Location(*item.edit_start),
+                        end_location=Location(*item.edit_end),
+                    ),
+                ),
+            ),
+        )
+        for item in found
+    ]
+
+
+def _letters(code: str) -> str:
+    """A code's letters (``TRV`` of ``TRV101``): codes are letters, then digits."""
+    return code.rstrip("0123456789")
+
+
+_OWN_LETTERS = frozenset(_letters(code) for code in DEFAULT_ENABLED)
+"""The letters of toolret's codes (``TRV``): a code written with them is toolret's."""
+
+_KNOWN = frozenset(
+    code[:length]
+    for code in DEFAULT_ENABLED
+    for length in range(len(_letters(code)), len(code) + 1)
+)
+"""Every code of the catalog and every prefix of one that keeps all its letters (``TRV``,
+``TRV1``, ``TRV10``, ``TRV101``): what a directive may list of toolret's."""
 
 
 def _engine_diagnostic(

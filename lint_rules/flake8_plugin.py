@@ -3,6 +3,10 @@
 flake8 owns rule selection (``--select``/``--ignore``/``--extend-ignore``),
 ``per-file-ignores`` and ``# noqa`` here; toolret contributes its framework
 settings from the closest ``[tool.toolret]`` and the PolyAI directory facts.
+The plugin yields every finding, whatever the file's ``# noqa`` comments say
+(``check_source(apply_noqa=False)``): flake8 applies ``# noqa`` with its own
+rules, and ``flake8 --disable-noqa`` shows everything. Hence no TRV004
+(unused-noqa) here either: which directive suppressed what is flake8's to know.
 The rules that are off by default in the CLI (``catalog.DEFAULT_ENABLED``: the info
 rules, ``TRV005``, the opt-in warnings) are declared default-ignored
 (``extend_default_ignore``), so ``--select TRV`` or ``--extend-select TRV107`` turns
@@ -27,7 +31,10 @@ from lint_rules.catalog import DEFAULT_ENABLED
 
 Result = tuple[int, int, str, type[Any]]
 
-_OFF_BY_DEFAULT = tuple(code for code, enabled in DEFAULT_ENABLED.items() if not enabled)
+_NEVER_REPORTED = frozenset({"TRV004"})  # unused-noqa: flake8 applies ``# noqa``, not toolret
+_OFF_BY_DEFAULT = tuple(
+    code for code, enabled in DEFAULT_ENABLED.items() if not enabled and code not in _NEVER_REPORTED
+)
 
 
 class ToolretChecker:
@@ -93,6 +100,7 @@ class ToolretChecker:
         )
         source = "".join(self.lines)
         name = str(Path(path).absolute()) if path else "-"
-        for diagnostic in check_source(source, name, settings, cls._project):
+        found = check_source(source, name, settings, cls._project, apply_noqa=False)
+        for diagnostic in found:
             text = f"{diagnostic.code} {diagnostic.message}"
             yield (diagnostic.location.row, diagnostic.location.column - 1, text, type(self))

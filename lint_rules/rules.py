@@ -96,8 +96,7 @@ class Rule:
 
 
 class EngineRule(Rule):
-    """Codes the engine itself reports (TRV001-TRV003, TRV005; TRV004 is kept for
-    unused-noqa, issue 34); they have no ``check``."""
+    """Codes the engine itself reports (TRV001-TRV005); they have no ``check``."""
 
     framework = "engine"
 
@@ -185,6 +184,84 @@ class IoError(EngineRule):
     message = "A path to check, or a project file toolret reads, could not be read"
 
 
+class UnusedNoqa(EngineRule):
+    """
+    ## What it does
+    Reports a `# noqa` directive, or a code in one, that suppressed nothing in this
+    run, as ruff's `RUF100` (unused-noqa) does, with its messages:
+
+    - ``Unused `noqa` directive (unused: `TRV101`)``: the rule is enabled but
+      reported nothing that the directive silenced;
+    - ``(non-enabled: `TRV107`)``: the rule is not enabled for the file (off by
+      default, deselected, or in `per-file-ignores`), so the code silences nothing;
+    - ``(duplicated: `TRV101`)``: the directive lists the code twice;
+    - ``(unknown: `TRV110`)``: a code of toolret's own namespace (`TRV`) that names no
+      rule, such as a typo;
+    - ``Unused blanket `noqa` directive``: a bare `# noqa` that silenced nothing.
+
+    File directives (`# ruff: noqa: TRV101`, `# toolret: noqa: TRV101`) are judged
+    the same way. Other tools' codes (`E501`, `F401`, ...) are never reported, as
+    ruff's `RUF100` never reports codes it does not know: toolret cannot tell whether
+    another tool uses them. Codes under a prefix listed in `external` (`external =
+    ["TRV9"]`, or `[tool.toolret.lint] external`) are never reported either, used or
+    not: list there the codes another run must keep.
+
+    ## Why is this bad?
+    A directive that silences nothing hides nothing today, but it will hide the next
+    finding on its line without anyone noticing, and it misleads readers into
+    thinking the line has a problem. The directives `--add-noqa` writes when a team
+    adopts toolret pile up this way once the code they silenced is fixed.
+
+    Off by default, as ruff's `RUF100`: select it (`--extend-select TRV004`, or
+    `extend-select = ["TRV004"]`) to find the directives left behind. It judges a
+    file only when the check of the file was complete: a file that does not parse
+    (`TRV001`), or on which a rule crashed (`TRV002`, whether reported or not), gets
+    no `TRV004`, and neither does a file toolret does not check (one that mentions
+    no framework). `--ignore-noqa` does not change what it reports (as in ruff).
+
+    A directive that lists `TRV004` (`# noqa: TRV004, TRV101`) is not judged, and a
+    file directive for `TRV004` (`# toolret: noqa: TRV004`) turns it off for the file,
+    as `# noqa: RUF100` does in ruff; `per-file-ignores` works too. Under flake8
+    (which applies `# noqa` itself) the plugin never reports it.
+
+    ## Example
+    ```python
+    from fastmcp import FastMCP
+
+    mcp = FastMCP("orders")
+
+
+    @mcp.tool
+    def status(order: str) -> str:
+        return order  # noqa: TRV601
+    ```
+
+    ## Use instead
+    ```python
+    @mcp.tool
+    def status(order: str) -> str:
+        return order
+    ```
+
+    ## Fix
+    Safe, as ruff's: the unused codes are removed from the directive (`# noqa:
+    TRV101, TRV601` becomes `# noqa: TRV101`), or the whole directive when none is
+    left, with the spaces before it (and its line, when the directive was all the
+    line held). Unlike ruff, text after the codes (a reason) is kept, as a comment of
+    its own: `x = f()  # noqa: TRV601 legacy` becomes `x = f()  # legacy`.
+    """
+
+    code = "TRV004"
+    name = "unused-noqa"
+    severity = Severity.WARNING
+    fix_applicability = Applicability.SAFE
+    message = "A `# noqa` directive that suppressed nothing"
+
+    @classmethod
+    def default_enabled(cls) -> bool:
+        return False
+
+
 class VersionSyntax(EngineRule):
     """
     ## What it does
@@ -268,7 +345,7 @@ def all_rules() -> tuple[type[Rule], ...]:
     """Every rule, engine codes first, sorted by code."""
     from lint_rules.frameworks import framework_modules
 
-    rules: list[type[Rule]] = [ParseError, InternalError, IoError, VersionSyntax]
+    rules: list[type[Rule]] = [ParseError, InternalError, IoError, UnusedNoqa, VersionSyntax]
     for module in framework_modules():
         rules.extend(module.RULES)
     return tuple(sorted(rules, key=lambda r: r.code))

@@ -63,9 +63,17 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-__all__ = ["Directive", "NoqaDirectives", "add_noqa", "set_ignore_all"]
+__all__ = [
+    "Directive",
+    "NoqaDirectives",
+    "UnusedDirective",
+    "add_noqa",
+    "ignores_all",
+    "set_ignore_all",
+]
 
 _IGNORE_ALL = False
 
@@ -75,6 +83,11 @@ def set_ignore_all(ignore: bool) -> None:
     and in the workers it forks afterwards)."""
     global _IGNORE_ALL
     _IGNORE_ALL = ignore
+
+
+def ignores_all() -> bool:
+    """Whether ``--ignore-noqa`` is in force (``set_ignore_all``)."""
+    return _IGNORE_ALL
 
 
 _NOQA_ANYWHERE = re.compile("noqa", re.IGNORECASE)
@@ -96,6 +109,8 @@ class Directive:
     codes: tuple[str, ...] | None
     start: int
     end: int
+    codes_start: int = field(default=-1, compare=False)
+    """Where the first code starts (``-1``: a blanket directive, or no code)."""
 
     @property
     def is_valid(self) -> bool:
@@ -162,6 +177,7 @@ def _lex_after_noqa(text: str, start: int, index: int) -> Directive:
 def _lex_codes(text: str, start: int, index: int) -> Directive:
     codes: list[str] = []
     end = index
+    codes_start = -1
     joined = False  # the previous code ran straight into this one (``TRV101TRV102``)
     while True:
         index = _skip_whitespace(text, index)
@@ -174,6 +190,8 @@ def _lex_codes(text: str, start: int, index: int) -> Directive:
         if match is None:
             break  # the codes are over; what follows is prose or another comment
         code = match.group()
+        if codes_start < 0:
+            codes_start = index
         after = match.end()
         following = text[after] if after < len(text) else ""
         has_digits = code[-1].isdigit()
@@ -189,7 +207,28 @@ def _lex_codes(text: str, start: int, index: int) -> Directive:
             # ``TRV101abc``: a code with junk glued on; ruff rejects the directive.
             return Directive(codes=(), start=start, end=after)
         break  # an uppercase word such as ``This`` starts the trailing prose
-    return Directive(codes=tuple(codes), start=start, end=end)
+    return Directive(codes=tuple(codes), start=start, end=end, codes_start=codes_start)
+
+
+UsageKey = tuple[str, int]
+"""Which directive suppressed a diagnostic: ``("line", row)`` or ``("file", index)``."""
+
+
+@dataclass(frozen=True)
+class UnusedDirective:
+    """A directive (or some of its codes) that suppressed nothing: TRV004's finding.
+
+    Rows are 1-based, columns 1-based code points (the directive's span, ruff's); the
+    edit replaces ``edit_start``..``edit_end`` (exclusive) with ``content``.
+    """
+
+    row: int
+    column: int
+    end_column: int
+    message: str
+    edit_start: tuple[int, int]
+    edit_end: tuple[int, int]
+    content: str
 
 
 class NoqaDirectives:
@@ -199,7 +238,16 @@ class NoqaDirectives:
     each diagnostic; a file without the word ``noqa`` is never tokenized.
     """
 
-    __slots__ = ("_file_all", "_file_codes", "_line_starts", "_lines", "_source", "_span_end")
+    __slots__ = (
+        "_columns",
+        "_file_all",
+        "_file_codes",
+        "_file_directives",
+        "_line_starts",
+        "_lines",
+        "_source",
+        "_span_end",
+    )
 
     def __init__(
         self,
@@ -209,6 +257,8 @@ class NoqaDirectives:
         file_codes: tuple[str, ...],
         span_end: dict[int, int] | None,
         source: str,
+        columns: dict[int, int] | None = None,
+        file_directives: tuple[tuple[int, int, Directive], ...] = (),
     ) -> None:
         self._lines = lines
         self._file_all = file_all
@@ -216,6 +266,10 @@ class NoqaDirectives:
         self._span_end = span_end
         self._source = source
         self._line_starts: list[int] | None = None
+        self._columns = columns if columns is not None else {}
+        """Row -> 0-based column of the comment that holds the row's directive."""
+        self._file_directives = file_directives
+        """``(row, column, directive)`` of each file directive that lists codes."""
 
     @classmethod
     def from_source(cls, source: str) -> NoqaDirectives:
@@ -223,9 +277,11 @@ class NoqaDirectives:
             return cls(lines={}, file_all=False, file_codes=(), span_end=None, source=source)
         comments, span_end = _scan(source)
         lines: dict[int, Directive] = {}
+        columns: dict[int, int] = {}
         file_all = False
         file_codes: list[str] = []
-        for row, own_line, text in comments:
+        file_directives: list[tuple[int, int, Directive]] = []
+        for row, column, own_line, text in comments:
             if own_line:
                 file_directive = lex_directive(text, file_level=True)
                 if file_directive is not None:
@@ -233,16 +289,20 @@ class NoqaDirectives:
                         file_all = True
                     else:
                         file_codes.extend(file_directive.codes)
+                        file_directives.append((row, column, file_directive))
                     continue
             directive = lex_directive(text)
             if directive is not None:
                 lines[row] = directive
+                columns[row] = column
         return cls(
             lines=lines,
             file_all=file_all,
             file_codes=tuple(file_codes),
             span_end=span_end,
             source=source,
+            columns=columns,
+            file_directives=tuple(file_directives),
         )
 
     @property
@@ -272,40 +332,212 @@ class NoqaDirectives:
         return self._span_end.get(row, row)
 
     def _may_continue(self, row: int) -> bool:
+        line = self._line_text(row)
+        return line is None or '"""' in line or "'''" in line or line.endswith("\\")
+
+    def _line_text(self, row: int) -> str | None:
+        """Physical line ``row`` without its line break (``None``: no such line)."""
         if self._line_starts is None:
             self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self._source))]
         if not 1 <= row <= len(self._line_starts):
-            return True
+            return None
         start = self._line_starts[row - 1]
         end = self._line_starts[row] if row < len(self._line_starts) else len(self._source)
-        line = self._source[start:end].rstrip("\r\n")
-        return '"""' in line or "'''" in line or line.endswith("\\")
+        return self._source[start:end].rstrip("\r\n")
+
+    def _is_last(self, row: int) -> bool:
+        """Whether no line (not even an empty one after a final line break) follows ``row``."""
+        self._line_text(row)
+        return self._line_starts is None or row >= len(self._line_starts)
 
     def suppresses(self, code: str, row: int, *, token_start: bool = False) -> bool:
         """Whether ``code`` reported at 1-based ``row`` is silenced by a comment
         (``token_start``: as in ``noqa_row``)."""
         if _IGNORE_ALL:
             return False
-        if self._file_all or any(code.startswith(listed) for listed in self._file_codes):
-            return True
+        return self.suppressor(code, row, token_start=token_start) is not None
+
+    def suppressor(self, code: str, row: int, *, token_start: bool = False) -> UsageKey | None:
+        """The directive that silences ``code`` at ``row`` (``--ignore-noqa`` aside, as
+        ruff judges its RUF100 either way): a file directive first, as in ruff."""
+        if self._file_all:
+            return ("file", -1)
+        if self._file_codes:
+            for index, (_, _, listed) in enumerate(self._file_directives):
+                if listed.covers(code):
+                    return ("file", index)
         if not self._lines:
-            return False
-        directive = self._lines.get(self.noqa_row(row, token_start=token_start))
-        return directive is not None and directive.covers(code)
+            return None
+        noqa_row = self.noqa_row(row, token_start=token_start)
+        directive = self._lines.get(noqa_row)
+        if directive is not None and directive.covers(code):
+            return ("line", noqa_row)
+        return None
+
+    # -- unused directives (TRV004, ruff's RUF100) --------------------------------
+
+    def unused(
+        self,
+        used: dict[UsageKey, set[str]],
+        *,
+        own_code: str,
+        is_enabled: Callable[[str], bool],
+        is_known: Callable[[str], bool],
+        is_own: Callable[[str], bool],
+        external: tuple[str, ...],
+    ) -> list[UnusedDirective]:
+        """Each directive, or code of one, that silenced nothing, as ruff's RUF100 judges
+        them. ``used``: the codes each directive silenced (``suppressor``'s keys).
+
+        A code listed is *unused* when its rule (a code or a prefix of toolret's) is
+        enabled but silenced nothing, *non-enabled* when no enabled rule has it, and
+        *duplicated* when the directive already listed it; a code of toolret's namespace
+        (``is_own``) that names no rule is *unknown*. Other tools' codes and those under
+        an ``external`` prefix are never reported (ruff's RUF100 ignores codes unknown
+        to it). A directive that lists ``own_code`` (TRV004) is not judged; nor is any
+        when a file directive exempts ``own_code``, or every code. A blanket line
+        ``# noqa`` that silenced nothing is reported whole.
+        """
+        if self._file_all or any(d.covers(own_code) for _, _, d in self._file_directives):
+            return []
+        found: list[UnusedDirective] = []
+        for index, (row, column, directive) in enumerate(self._file_directives):
+            item = self._judge(
+                row,
+                column,
+                directive,
+                used.get(("file", index), set()),
+                own_code,
+                is_enabled,
+                is_known,
+                is_own,
+                external,
+                file_level=True,
+            )
+            if item is not None:
+                found.append(item)
+        for row, directive in self._lines.items():
+            written = self._columns.get(row)
+            if written is None or not directive.is_valid:
+                continue  # a malformed directive suppresses nothing and is not ruff's RUF100
+            item = self._judge(
+                row,
+                written,
+                directive,
+                used.get(("line", row), set()),
+                own_code,
+                is_enabled,
+                is_known,
+                is_own,
+                external,
+                file_level=False,
+            )
+            if item is not None:
+                found.append(item)
+        return sorted(found, key=lambda item: (item.row, item.column))
+
+    def _judge(
+        self,
+        row: int,
+        column: int,
+        directive: Directive,
+        silenced: set[str],
+        own_code: str,
+        is_enabled: Callable[[str], bool],
+        is_known: Callable[[str], bool],
+        is_own: Callable[[str], bool],
+        external: tuple[str, ...],
+        *,
+        file_level: bool,
+    ) -> UnusedDirective | None:
+        line = self._line_text(row)
+        if line is None:
+            return None
+        start, end = column + directive.start, column + directive.end
+        if directive.codes is None:
+            if silenced:
+                return None
+            edit = _delete_comment(line, row, start, end, last=self._is_last(row))
+            return UnusedDirective(row, start + 1, end + 1, UNUSED_BLANKET, *edit)
+        if directive.covers(own_code):
+            return None  # it lists TRV004 itself, as a `RUF100` in ruff: not judged
+        valid: list[str] = []
+        unmatched: list[str] = []
+        disabled: list[str] = []
+        duplicated: list[str] = []
+        unknown: list[str] = []
+        seen: set[str] = set()
+        for code in directive.codes:
+            if code in seen:
+                duplicated.append(code)
+                continue
+            seen.add(code)
+            if any(found.startswith(code) for found in silenced) or code.startswith(external):
+                valid.append(code)
+            elif is_known(code):
+                (unmatched if is_enabled(code) else disabled).append(code)
+            elif is_own(code):
+                unknown.append(code)
+            else:
+                valid.append(code)  # another tool's code: not toolret's to judge
+        if not (unmatched or disabled or duplicated or unknown):
+            return None
+        reasons = [
+            f"{label}: {', '.join(f'`{code}`' for code in codes)}"
+            for label, codes in (
+                ("unused", unmatched),
+                ("non-enabled", disabled),
+                ("duplicated", duplicated),
+                ("unknown", unknown),
+            )
+            if codes
+        ]
+        message = f"{UNUSED_CODES} ({'; '.join(reasons)})"
+        if valid:
+            prefix = line[start : column + directive.codes_start] if file_level else "# noqa: "
+            edit = ((row, start + 1), (row, end + 1), prefix + ", ".join(valid))
+        else:
+            edit = _delete_comment(line, row, start, end, last=self._is_last(row))
+        return UnusedDirective(row, start + 1, end + 1, message, *edit)
+
+
+UNUSED_BLANKET = "Unused blanket `noqa` directive"
+UNUSED_CODES = "Unused `noqa` directive"
+UNUSED_FIX_TITLE = "Remove unused `noqa` directive"
+
+
+def _delete_comment(
+    line: str, row: int, start: int, end: int, *, last: bool
+) -> tuple[tuple[int, int], tuple[int, int], str]:
+    """The edit that removes the directive at ``start``..``end`` of ``line``: ruff's
+    ``delete_comment``, except that text after the directive (a reason) is kept as a
+    comment of its own. Positions are ``(row, 1-based column)``."""
+    before, after = line[:start], line[end:]
+    leading = len(before) - len(before.rstrip())
+    trailing = len(after) - len(after.lstrip())
+    if not before.strip() and not after.strip():
+        if last:  # no line break after it to take along
+            return ((row, 1), (row, len(line) + 1), "")
+        return ((row, 1), (row + 1, 1), "")  # the directive is the whole line
+    if not after.strip():
+        return ((row, start - leading + 1), (row, len(line) + 1), "")
+    if after.lstrip().startswith("#"):
+        return ((row, start + 1), (row, end + trailing + 1), "")
+    return ((row, start + 1), (row, end + trailing + 1), "# ")
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _scan(source: str) -> tuple[list[tuple[int, bool, str]], dict[int, int]]:
-    """Comments ``(row, on_own_line, text)`` and the rows of multi-line token runs.
+def _scan(source: str) -> tuple[list[tuple[int, int, bool, str]], dict[int, int]]:
+    """Comments ``(row, column, on_own_line, text)`` and the rows of multi-line token runs.
 
     A run is what flake8 groups between NL/NEWLINE tokens: a multi-line string
     or a backslash continuation. Each row of a run maps to the run's last row.
     A file that stops tokenizing part-way keeps what was found before; such a
     file cannot be parsed anyway, and its TRV001 is reported regardless.
     """
-    comments: list[tuple[int, bool, str]] = []
+    comments: list[tuple[int, int, bool, str]] = []
     span_end: dict[int, int] = {}
     first = last = -1
     try:
@@ -318,7 +550,7 @@ def _scan(source: str) -> tuple[list[tuple[int, bool, str]], dict[int, int]]:
             if kind == tokenize.COMMENT:
                 row, column = token.start
                 own_line = token.line[:column].strip() == ""
-                comments.append((row, own_line, token.string))
+                comments.append((row, column, own_line, token.string))
             if first < 0:
                 first = token.start[0]
             last = max(last, token.end[0])
