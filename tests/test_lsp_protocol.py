@@ -9,8 +9,11 @@ that stops answering fails its test instead of hanging the run.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -50,6 +53,7 @@ class Server:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT dumps every thread
         )
         self.messages: queue.Queue[Message | None] = queue.Queue()
         self.stderr: list[bytes] = []
@@ -162,6 +166,11 @@ class Server:
         try:
             return self.process.wait(timeout)
         except subprocess.TimeoutExpired:
+            if hasattr(signal, "SIGABRT"):  # where it is stuck, in the failure's message
+                self.process.send_signal(signal.SIGABRT)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(5)
+                time.sleep(0.5)  # the stderr reader's last lines
             pytest.fail(f"the server did not exit within {timeout} s; stderr:\n{self.log}")
 
     def kill(self) -> None:

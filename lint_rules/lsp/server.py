@@ -27,8 +27,10 @@ logger = logging.getLogger(__name__)
 class ToolretLanguageServer(CodeActions):
     """The toolret language server. ``start_io()`` serves one client on stdin/stdout."""
 
-    def __init__(self, *, debounce: float = DEBOUNCE_SECONDS) -> None:
+    def __init__(self, *, debounce: float = DEBOUNCE_SECONDS, owns_process: bool = False) -> None:
         super().__init__(debounce=debounce)
+        self.owns_process = owns_process
+        """``toolret lsp``'s server: ``exit`` ends the process at once (:meth:`_exit`)."""
         self._register_features()
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
@@ -133,6 +135,7 @@ class ToolretLanguageServer(CodeActions):
         )
         on(types.CODE_ACTION_RESOLVE, self._resolve)
         on(types.SHUTDOWN, self._shutdown)
+        on(types.EXIT, self._exit)
 
     def _initialize(self, params: types.InitializeParams) -> None:
         capabilities = params.capabilities
@@ -184,6 +187,17 @@ class ToolretLanguageServer(CodeActions):
             task.cancel()
         self._worker.shutdown()  # a check under way is abandoned, not waited for
         self._isolated.shutdown()
+
+    def _exit(self, params: None) -> None:
+        """``exit`` (pygls calls this before its own handler): when the server owns its
+        process, end it here — every answer is written (stdout is flushed on each
+        message), no child is left, and nothing else can delay the end: not a check
+        under way, not asyncio's or the interpreter's teardown."""
+        if not self.owns_process:
+            return  # pygls' handler ends ``start_io``
+        self._worker.shutdown()
+        self._isolated.shutdown()
+        _end_process(0 if self.protocol._shutdown else 1)
 
     def _invalidate(
         self, *, settings: bool, delay: float | None = None, uris: Iterable[str] | None = None
@@ -238,13 +252,17 @@ def main() -> None:
         level=logging.WARNING,
         format="toolret lsp: %(levelname)s %(name)s: %(message)s",
     )
-    server = ToolretLanguageServer()
+    server = ToolretLanguageServer(owns_process=True)
     server.start_io()
-    # Everything is said and every child is gone: end now. The interpreter's own
-    # teardown (modules, caches, LibCST's trees) takes up to a second after a check,
-    # and a client restarting the server waits for the process to end.
+    _end_process(server.exit_code)
+
+
+def _end_process(code: int) -> None:
+    """End the process now, its output flushed. The interpreter's own teardown
+    (modules, caches, LibCST's trees) takes up to a second after a check, and a client
+    restarting the server waits for the process to end."""
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
-    os._exit(server.exit_code)
+    os._exit(code)
