@@ -91,17 +91,22 @@ def index_page() -> str:
     lines = [
         "# Rules",
         "",
-        "Generated from the rules' docstrings by `python -m lint_rules.docs`; do not edit.",
+        "<!-- Generated from the rules' docstrings by `python -m lint_rules.docs`; do not"
+        " edit. -->",
         "",
-        "| code | name | framework | severity | fix | default |",
-        "|---|---|---|---|---|---|",
+        "Every rule, with what it flags. A rule that is off by default runs when selected"
+        " (`--extend-select`, or `extend-select` in the configuration).",
+        "",
+        "| code | name | what it flags | framework | severity | fix | default |",
+        "|---|---|---|---|---|---|---|",
     ]
     for rule in all_rules():
         fix = rule.fix_applicability.value if rule.fix_applicability else ""
         default = "on" if rule.default_enabled() else "off"
         framework = FRAMEWORK_TITLES.get(rule.framework, rule.framework)
+        flags = rule.message.replace("|", "\\|")  # a pipe would end the cell
         lines.append(
-            f"| [{rule.code}]({rule.code}.md) | {rule.name} | {framework} | "
+            f"| [{rule.code}]({rule.code}.md) | {rule.name} | {flags} | {framework} | "
             f"{rule.severity.value} | {fix} | {default} |"
         )
     return "\n".join(lines) + "\n"
