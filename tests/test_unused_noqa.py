@@ -93,7 +93,7 @@ def test_ruffs_message_forms(here: Path, toolret_cli: Invoke, comment: str, mess
     "comment",
     [
         "  # noqa: E501",  # another tool's code: ruff's RUF100 ignores codes it does not know
-        "  # noqa: TRV004, TRV601",  # lists TRV004 itself, as `# noqa: RUF100`
+        "  # noqa: TRV004, TRV601",  # lists TRV004 itself (ruff: RUF100 listed on the line)
         "  # noqa: TRV",  # a prefix that covers TRV004
     ],
 )
