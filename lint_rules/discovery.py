@@ -57,7 +57,7 @@ from lint_rules.config import Settings
 from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
 from lint_rules.globs import Directories, GlobSet, Token, parse_gitignore_glob
 
-__all__ = ["PYTHON_SUFFIXES", "DiscoveryError", "GitignoreFile", "discover"]
+__all__ = ["PYTHON_SUFFIXES", "DiscoveryError", "GitignoreFile", "discover", "is_gitignored"]
 
 PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
 """What a directory walk checks: Python sources and stubs, and Jupyter notebooks (as ruff
@@ -279,6 +279,24 @@ def _discover(
         elif absolute not in seen:
             seen.add(absolute)
             yield given
+
+
+def is_gitignored(path: Path, on_error: ErrorSink = _ignore_error) -> bool:
+    """Whether a walk of the repository holding ``path`` skips it by its ignore files
+    (``.gitignore`` of every directory on the way, ``.git/info/exclude``): the file, or
+    a directory above it, is ignored. What ``toolret check DIR`` leaves out under
+    ``respect-gitignore``, for a caller handed one file of a walk it did not make (the
+    LibCST codemod). Outside a repository nothing is ignored."""
+    absolute = Path(os.path.abspath(path))
+    repository = next((p for p in absolute.parents if (p / ".git").exists()), None)
+    if repository is None:
+        return False
+    below = [absolute, *absolute.parents[: absolute.parents.index(repository)]]
+    for candidate in reversed(below):  # from the top: an ignored directory hides all in it
+        stack = _IgnoreStack.for_directory(candidate.parent, on_error)
+        if stack.is_ignored(candidate, is_dir=candidate is not absolute):
+            return True
+    return False
 
 
 def _is_excluded_with_parents(path: Path, settings_for: Callable[[Path], Settings]) -> bool:

@@ -490,3 +490,32 @@ def test_the_codemod_skips_what_the_configuration_excludes(
         ToolretFixCommand(CodemodContext(filename=str(skipped))).transform_module(
             cst.parse_module(COUNT_TOOL)
         )
+
+
+def test_the_codemod_skips_what_gitignore_ignores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # libcst.tool walks without .gitignore; `toolret fix .` leaves these files alone.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("gen/\nscratch_*.py\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.toolret]\n")
+    for relative in ("functions/count.py", "gen/functions/count.py", "functions/scratch_a.py"):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(COUNT_TOOL)
+    (tmp_path / ".libcst.codemod.yaml").write_text(CODEMOD_CONFIG)
+    result = run(
+        "-m", "libcst.tool", "codemod", "fix.ToolretFixCommand", "--no-format", ".",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "functions/count.py").read_text() == COUNT_TOOL.replace("3", "str(3)")
+    assert (tmp_path / "gen/functions/count.py").read_text() == COUNT_TOOL
+    assert (tmp_path / "functions/scratch_a.py").read_text() == COUNT_TOOL
+    # With respect-gitignore = false, as `toolret fix` then, it fixes them too.
+    (tmp_path / "pyproject.toml").write_text("[tool.toolret]\nrespect-gitignore = false\n")
+    again = run(
+        "-m", "libcst.tool", "codemod", "fix.ToolretFixCommand", "--no-format", ".",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "gen/functions/count.py").read_text() != COUNT_TOOL

@@ -27,7 +27,7 @@ from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.summaries import SummaryStore
 from lint_rules.config import Settings, SettingsResolver
-from lint_rules.discovery import discover
+from lint_rules.discovery import discover, is_gitignored
 from lint_rules.engine import check_source
 from lint_rules.fixes import describe_fix_problems, fix_source
 from lint_rules.model import Diagnostic
@@ -116,6 +116,10 @@ class ToolretFixCommand(CodemodCommand):
         ):
             raise SkipFile("excluded by the toolret configuration")
         settings = resolver(Path(path) if path != "-" else Path.cwd())
+        if path != "-" and settings.respect_gitignore and is_gitignored(Path(path)):
+            # libcst.tool walks directories without reading .gitignore; toolret fix skips
+            # these files, and so does its codemod.
+            raise SkipFile("ignored by .gitignore (respect-gitignore)")
         project = _project()
 
         def check(text: str) -> list[Diagnostic]:
