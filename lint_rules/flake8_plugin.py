@@ -31,7 +31,7 @@ from lint_rules.catalog import DEFAULT_ENABLED
 
 Result = tuple[int, int, str, type[Any]]
 
-_NEVER_REPORTED = frozenset({"TRV004"})  # unused-noqa: flake8 applies ``# noqa``, not toolret
+_NEVER_REPORTED = frozenset({"TRV004"})  # unused-noqa: flake8 applies the directives, not toolret
 _OFF_BY_DEFAULT = tuple(
     code for code, enabled in DEFAULT_ENABLED.items() if not enabled and code not in _NEVER_REPORTED
 )

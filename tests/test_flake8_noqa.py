@@ -43,7 +43,7 @@ def test_disable_noqa_shows_what_a_noqa_hides(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "comment",
     [
-        "  #noqa",  # flake8 wants `# noqa`, one space
+        "  #noqa",  # flake8 wants one space after the hash
         "  #noqa: TRV101",
         "  #  noqa: TRV101",
     ],
@@ -76,7 +76,7 @@ def test_what_flake8_honours_still_suppresses(tmp_path: Path, text: str) -> None
 
 
 def test_no_unused_noqa_under_flake8(tmp_path: Path) -> None:
-    # TRV004 needs to know what toolret's `# noqa` suppressed; under flake8 that is flake8's.
+    # TRV004 needs to know what toolret's directives suppressed; under flake8 they are flake8's.
     _write(tmp_path, "def count_bookings(conv):\n    return 'none'  # noqa: TRV101\n")
     assert _flake8(tmp_path, "--select", "TRV") == []
     assert _flake8(tmp_path, "--extend-select", "TRV004") == []
