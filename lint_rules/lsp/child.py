@@ -8,8 +8,11 @@ document and kills it when the check is no longer wanted. Only the server talks 
 
 from __future__ import annotations
 
+import os
 import pickle
 import sys
+import threading
+import time
 
 from lint_rules import fixes
 from lint_rules.analysis.index import ModuleFacts
@@ -43,7 +46,16 @@ def answer(request: IsolatedRequest) -> IsolatedResult:
     return IsolatedResult(found, frozenset(summaries.take_deps(request.path)))
 
 
+def _end_with(parent: int) -> None:
+    """On a daemon thread: end at once when the server that started us is gone (it
+    exited, or was killed, before it could kill us): never a check nobody reads."""
+    while os.getppid() == parent:
+        time.sleep(0.1)
+    os._exit(1)
+
+
 def main() -> None:
+    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
     request = pickle.loads(sys.stdin.buffer.read())  # from the server that started us
     result = answer(request)
     sys.stdout.buffer.write(pickle.dumps(result))

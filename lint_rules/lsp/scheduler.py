@@ -169,6 +169,10 @@ class Isolated:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )  # its stderr is the server's: a traceback there reaches the client's log
+        if self.closed:  # shut down while it started
+            _kill(process)
+            await process.wait()
+            return None
         self._running[key] = process
         try:
             output, _ = await process.communicate(request)
