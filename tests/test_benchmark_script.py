@@ -11,6 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.interpreter_neutral
 def test_quick_benchmark_runs_and_prints_the_targets() -> None:
     result = subprocess.run(
         [
@@ -29,6 +30,7 @@ def test_quick_benchmark_runs_and_prints_the_targets() -> None:
     assert "toolret cold / bare LibCST parse" in result.stdout
 
 
+@pytest.mark.interpreter_neutral
 def test_language_server_benchmark_runs_and_prints_its_table() -> None:
     pytest.importorskip("pygls", reason="the language server needs the lsp extra (pygls)")
     result = subprocess.run(

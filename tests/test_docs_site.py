@@ -18,6 +18,8 @@ import pytest
 from lint_rules.model import DOCS_URL_ENV, rule_url
 from lint_rules.rules import all_rules
 
+pytestmark = pytest.mark.interpreter_neutral
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mkdocs.yml"
 

@@ -19,6 +19,8 @@ pytest.importorskip("pre_commit", reason="the hook tests need pre-commit")
 
 from pre_commit.clientlib import load_manifest
 
+pytestmark = pytest.mark.interpreter_neutral
+
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / ".pre-commit-hooks.yaml"
 
