@@ -529,6 +529,18 @@ def _delete_comment(
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
+# The tokens 3.12+ (f-strings, PEP 701) and 3.14+ (t-strings, PEP 750) open and close
+# a string with; absent on older interpreters, which give one STRING token instead.
+_STRING_OPENS = frozenset(
+    getattr(tokenize, name)
+    for name in ("FSTRING_START", "TSTRING_START")
+    if hasattr(tokenize, name)
+)
+_STRING_CLOSES = frozenset(
+    getattr(tokenize, name) for name in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, name)
+)
+
+
 def _scan(source: str) -> tuple[list[tuple[int, int, bool, str]], dict[int, int]]:
     """Comments ``(row, column, on_own_line, text)`` and the rows of multi-line token runs.
 
@@ -540,12 +552,24 @@ def _scan(source: str) -> tuple[list[tuple[int, int, bool, str]], dict[int, int]
     comments: list[tuple[int, int, bool, str]] = []
     span_end: dict[int, int] = {}
     first = last = -1
+    nested = 0  # open f-/t-strings: 3.12+ tokenizes their fields, NL and comments included
     try:
         # Lines end at ``\r\n``, ``\r`` or ``\n``, as for CPython and LibCST: a reader that
         # split only at ``\n`` would see a CR-only file as one line and no comment on its row.
         for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
             kind = token.type
             if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            if kind in _STRING_OPENS:
+                nested += 1
+            elif kind in _STRING_CLOSES:
+                nested -= 1
+            if nested:
+                # Inside an f-string, as one STRING token is before 3.12: its lines are
+                # one run, and a comment in a field there is not a directive's place.
+                if first < 0:
+                    first = token.start[0]
+                last = max(last, token.end[0])
                 continue
             if kind == tokenize.COMMENT:
                 row, column = token.start
