@@ -82,7 +82,14 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV803": True,
     "TRV901": True,
     "TRV902": True,
+    "TRR006": True,
 }
+
+CODE_PREFIXES: Final = ("TRV", "TRR")
+"""The letters of toolret's codes (RULES.md "Codes after TRV9xx"): ``TRV`` for the engine
+and the families up to TRV9xx, frozen at three digits, then one ``TR<X>`` per family
+after it. Each is a flake8 entry point (``pyproject.toml``; a test keeps the two equal):
+flake8 shows a plugin's codes by default only under a registered name."""
 
 FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "polyai": "TRV1",
@@ -94,6 +101,7 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "langchain": "TRV7",
     "pydantic_ai": "TRV8",
     "any_framework": "TRV9",
+    "openai_responses": "TRR",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
 

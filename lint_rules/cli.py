@@ -1432,6 +1432,43 @@ def rules(output_format: str) -> None:
 
 
 @main.command()
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+def linter(output_format: str) -> None:
+    """List the code prefixes and the families under them, as `ruff linter` does."""
+    from lint_rules.catalog import CODE_PREFIXES, FRAMEWORK_CODE_PREFIXES
+    from lint_rules.docs import FRAMEWORK_TITLES
+
+    def title(prefix: str) -> str:
+        key = next((k for k, p in FRAMEWORK_CODE_PREFIXES.items() if p == prefix), "engine")
+        return FRAMEWORK_TITLES[key]
+
+    linters: list[dict[str, Any]] = []
+    for prefix in CODE_PREFIXES:
+        # A prefix's categories are its families' own prefixes, where it has several.
+        categories = [p for p in FRAMEWORK_CODE_PREFIXES.values() if p.startswith(prefix)]
+        if prefix == "TRV":
+            linters.append(
+                {
+                    "prefix": prefix,
+                    "name": "toolret (the engine and the first nine families)",
+                    "categories": [
+                        {"prefix": "TRV0", "name": FRAMEWORK_TITLES["engine"]},
+                        *({"prefix": p, "name": title(p)} for p in categories),
+                    ],
+                }
+            )
+        else:
+            linters.append({"prefix": prefix, "name": title(prefix)})
+    if output_format == "json":
+        click.echo(json.dumps(linters, indent=2))
+        return
+    for found in linters:
+        click.echo(f"{found['prefix']:>5} {found['name']}")
+        for category in found.get("categories", ()):
+            click.echo(f"{category['prefix']:>7} {category['name']}")
+
+
+@main.command()
 def lsp() -> None:
     """Run the language server over stdin/stdout (needs `pip install 'toolret[lsp]'`);
     `toolret server` is the same, under ruff's name."""

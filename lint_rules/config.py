@@ -62,6 +62,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
+from lint_rules.catalog import CODE_PREFIXES
 from lint_rules.fileio import TEXT_FILE_LIMIT, read_regular
 from lint_rules.globs import GlobSet, Token, parse_ruff_glob
 
@@ -126,7 +127,9 @@ DEFAULT_EXCLUDE: Final = (
 )
 """ruff's default ``exclude`` plus toolret's own cache directory."""
 
-_SELECTOR = re.compile(r"ALL|TRV[0-9]{0,3}", re.ASCII)
+_SELECTOR = re.compile(r"ALL|TR[A-Z][0-9]{0,3}", re.ASCII)
+"""What a selector looks like (``ALL``, or a code's letters and up to three digits);
+``_known_selectors`` says whether it selects a rule."""
 
 TARGET_VERSIONS: Final = (
     "py37",
@@ -193,8 +196,9 @@ def _check_selector(selector: str) -> str:
         return selector
     if _SELECTOR.fullmatch(selector) is None and selector.upper() not in _known_selectors():
         raise ValueError(
-            f"Unknown rule selector: `{selector}` (expected `ALL` or `TRV` followed by "
-            "up to three digits, e.g. `TRV1`, `TRV101`)"
+            f"Unknown rule selector: `{selector}` (expected `ALL` or a code prefix ("
+            + ", ".join(f"`{prefix}`" for prefix in CODE_PREFIXES)
+            + ") followed by up to three digits, e.g. `TRV1`, `TRV101`)"
         )
     raise ValueError(f"Unknown rule selector: `{selector}`{_selector_hint(selector)}")
 

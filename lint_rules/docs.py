@@ -22,6 +22,11 @@ FRAMEWORK_TITLES = {
     "browser_use": "browser-use",
     "openai_agents": "OpenAI Agents SDK",
     "openai_chat": "OpenAI Chat Completions tool loops",
+    "anthropic": "Anthropic Messages tool loops",
+    "mcp": "MCP servers",
+    "langchain": "LangChain and LangGraph",
+    "pydantic_ai": "Pydantic AI",
+    "openai_responses": "OpenAI Responses API tool loops",
     "any_framework": "any framework (every family's tool functions)",
 }
 _SECTION = re.compile(r"^## (.+)$", re.MULTILINE)

@@ -37,6 +37,21 @@ _OFF_BY_DEFAULT = tuple(
 )
 
 
+class PrefixChecker:
+    """The entry point of each code prefix after ``TRV`` (``TRR``, …): it reports nothing
+    (``ToolretChecker`` yields every code), and its registered name makes flake8 select
+    the prefix's codes by default."""
+
+    name = "toolret-codes"
+    version = __version__
+
+    def __init__(self, tree: object) -> None:
+        del tree
+
+    def run(self) -> Iterator[Result]:
+        return iter(())
+
+
 class ToolretChecker:
     name = "toolret"
     version = __version__

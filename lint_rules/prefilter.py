@@ -33,6 +33,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "mcp": ("mcp",),
     "langchain": ("langchain", "langgraph"),
     "pydantic_ai": ("pydantic_ai",),
+    # The Responses API's tool-loop items (``function_call``, ``function_call_output``).
+    "openai_responses": ("function_call",),
 }
 _Text = TypeVar("_Text", str, bytes)
 ANY_FRAMEWORK: Final = "any_framework"
@@ -94,6 +96,7 @@ _STATEMENT: Final = r"(?:\bfrom|\bimport|\\[nrt](?:from|import))"
 _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "openai_agents": _STATEMENT + r"(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
     "openai_chat": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
+    "openai_responses": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
     "anthropic": _STATEMENT + r"(?:\s|\\)+anthropic\b|\bimport\s[^\n#;]*,\s*anthropic\b",
     # the packages ``mcp`` and ``fastmcp``, or a server imported by the name ``mcp`` from
     # another module of the project (``from .server import mcp``)

@@ -342,13 +342,16 @@ hide a file toolret did not check from every later run."""
 
 
 def all_rules() -> tuple[type[Rule], ...]:
-    """Every rule, engine codes first, sorted by code."""
+    """Every rule, engine codes first, by prefix (``catalog.CODE_PREFIXES``: ``TRV``, then
+    the families after TRV9xx in the order they came), then by code."""
+    from lint_rules.catalog import CODE_PREFIXES
     from lint_rules.frameworks import framework_modules
 
     rules: list[type[Rule]] = [ParseError, InternalError, IoError, UnusedNoqa, VersionSyntax]
     for module in framework_modules():
         rules.extend(module.RULES)
-    return tuple(sorted(rules, key=lambda r: r.code))
+    order = {prefix: index for index, prefix in enumerate(CODE_PREFIXES)}
+    return tuple(sorted(rules, key=lambda r: (order[r.code.rstrip("0123456789")], r.code)))
 
 
 _BY_CODE: dict[str, type[Rule]] | None = None

@@ -159,12 +159,14 @@ def test_python_names_work_in_code_only() -> None:
         ('[tool.toolret]\nroot = "/"\n', "2:1: unknown key `tool.toolret.root`"),
         (
             '[tool.toolret]\nselect = ["TRV1", "E501"]\n',
-            "2:19: Unknown rule selector: `E501` (expected `ALL` or `TRV` followed by "
+            "2:19: Unknown rule selector: `E501` (expected `ALL` or "
+            "a code prefix (`TRV`, `TRR`) followed by "
             "up to three digits, e.g. `TRV1`, `TRV101`)",
         ),
         (
             '[tool.toolret]\nignore = ["TRV1001"]\n',
-            "2:11: Unknown rule selector: `TRV1001` (expected `ALL` or `TRV` followed by "
+            "2:11: Unknown rule selector: `TRV1001` (expected `ALL` or "
+            "a code prefix (`TRV`, `TRR`) followed by "
             "up to three digits, e.g. `TRV1`, `TRV101`)",
         ),
         (
@@ -225,7 +227,8 @@ def test_several_bad_values_are_reported_together(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_settings(path)
     assert caught.value.summary == (
-        f"{path}:1:11: Unknown rule selector: `X` (expected `ALL` or `TRV` followed by "
+        f"{path}:1:11: Unknown rule selector: `X` (expected `ALL` or "
+        "a code prefix (`TRV`, `TRR`) followed by "
         "up to three digits, e.g. `TRV1`, `TRV101`); "
         f"{path}:2:17: expected `true` or `false`, got an integer"
     )
@@ -419,7 +422,8 @@ def test_invalid_override_names_the_flag() -> None:
         Settings().with_overrides(select=["TRV1"], ignore=["F401"])
     assert str(caught.value) == (
         "toolret: error: invalid value 'F401' for '--ignore <RULE_CODE>': "
-        "Unknown rule selector: `F401` (expected `ALL` or `TRV` followed by up to three digits, "
+        "Unknown rule selector: `F401` (expected `ALL` or "
+        "a code prefix (`TRV`, `TRR`) followed by up to three digits, "
         "e.g. `TRV1`, `TRV101`)"
     )
 

@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 EXPECT = re.compile(
-    r"#\s*expect:\s*(TRV\d{3}(?:\s*\(project\))?(?:\s*,\s*TRV\d{3}(?:\s*\(project\))?)*)"
+    r"#\s*expect:\s*(TR[A-Z]\d{3}(?:\s*\(project\))?(?:\s*,\s*TR[A-Z]\d{3}(?:\s*\(project\))?)*)"
 )
 Finding = tuple[str, int, str]
 
@@ -82,6 +82,7 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("langchain", "TRV7", 6),
         ("pydantic_ai", "TRV8", 3),
         ("openai_agents", "TRV9", 2),
+        ("openai_responses", "TRR00", 0),  # TRR006 so far: the TRR001-TRR005, TRR007 rules to come
     ],
 )
 def test_toolret_reports_exactly_the_expected_findings(
@@ -105,6 +106,7 @@ def test_toolret_reports_exactly_the_expected_findings(
         ("langchain", "TRV7"),
         ("pydantic_ai", "TRV8"),
         ("openai_agents", "TRV9"),
+        ("openai_responses", "TRR"),
     ],
 )
 def test_flake8_reports_the_same_set(example: str, prefix: str) -> None:

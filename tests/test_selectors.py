@@ -75,7 +75,8 @@ def test_a_malformed_selector_says_what_is_expected(project: Path, toolret_cli: 
     assert result.exit_code == 2
     assert result.stderr == (
         "toolret: error: invalid value 'E501' for '--ignore <RULE_CODE>': "
-        "Unknown rule selector: `E501` (expected `ALL` or `TRV` followed by up to three "
+        "Unknown rule selector: `E501` (expected `ALL` or "
+        "a code prefix (`TRV`, `TRR`) followed by up to three "
         "digits, e.g. `TRV1`, `TRV101`)\n"
     )
 

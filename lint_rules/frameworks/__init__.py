@@ -21,6 +21,7 @@ FRAMEWORK_PACKAGES = (
     "mcp",
     "langchain",
     "pydantic_ai",
+    "openai_responses",
     "any_framework",
 )
 """The families, in the order their rules run; ``any_framework`` (TRV9xx, over every other

@@ -243,6 +243,26 @@ class Scope:
         return self.file.module.code_for(node).strip()
 
 
+def completed_later(scope: Scope, block: cst.Dict) -> bool:
+    """The block is bound to a name that is changed after the literal
+    (``result["tool_use_id"] = ...``, ``result.update(...)``): what its display lacks
+    may be added there."""
+    names = [n for n, values in scope.assignments.items() if any(v is block for v in values)]
+    if not names:
+        return False
+    for node in collect(scope.node, cst.Subscript, cst.Call):
+        owner = (
+            node.value
+            if isinstance(node, cst.Subscript)
+            else node.func.value
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            else None
+        )
+        if isinstance(owner, cst.Name) and owner.value in names:
+            return True
+    return False
+
+
 def appended_value(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
     """``(list, value)`` of ``lst.append(value)``."""
     func = call.func

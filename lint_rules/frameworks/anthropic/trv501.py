@@ -8,8 +8,8 @@ import libcst as cst
 
 from lint_rules.config import Settings
 from lint_rules.frameworks.anthropic._examples import HEAD
-from lint_rules.frameworks.anthropic.recognition import AnthropicFile, Scope
-from lint_rules.frameworks.tool_loops import collect, dict_entry, has_spread, rename_key
+from lint_rules.frameworks.anthropic.recognition import AnthropicFile
+from lint_rules.frameworks.tool_loops import completed_later, dict_entry, has_spread, rename_key
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -180,22 +180,3 @@ def answer(messages, block):
                     'answer each block with `"tool_use_id": block.id`'
                 ),
             )
-
-
-def completed_later(scope: Scope, block: cst.Dict) -> bool:
-    """The block is bound to a name that is changed after the literal
-    (``result["tool_use_id"] = ...``, ``result.update(...)``)."""
-    names = [n for n, values in scope.assignments.items() if any(v is block for v in values)]
-    if not names:
-        return False
-    for node in collect(scope.node, cst.Subscript, cst.Call):
-        owner = (
-            node.value
-            if isinstance(node, cst.Subscript)
-            else node.func.value
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-            else None
-        )
-        if isinstance(owner, cst.Name) and owner.value in names:
-            return True
-    return False

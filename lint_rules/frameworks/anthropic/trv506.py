@@ -9,8 +9,7 @@ import libcst as cst
 from lint_rules.config import Settings
 from lint_rules.frameworks.anthropic._examples import HEAD
 from lint_rules.frameworks.anthropic.recognition import AnthropicFile
-from lint_rules.frameworks.anthropic.trv501 import completed_later
-from lint_rules.frameworks.tool_loops import dict_entry, has_spread, string_value
+from lint_rules.frameworks.tool_loops import completed_later, dict_entry, has_spread, string_value
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 

@@ -1,0 +1,79 @@
+"""A Responses API weather assistant, ported from Chat Completions and Anthropic code:
+each function answers the model's function calls with an item that lacks `call_id`."""
+
+import json
+
+from openai import OpenAI
+
+client = OpenAI()
+MODEL = "gpt-4.1"
+tools = [
+    {
+        "type": "function",
+        "name": "get_weather",
+        "description": "Get the current weather in a city",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    }
+]
+
+
+def get_weather(city: str) -> str:
+    return f"Sunny in {city}"
+
+
+def chat_port(question: str) -> str:
+    """Chat Completions' `tool_call_id`, kept from the port."""
+    input_items: list = [{"role": "user", "content": question}]
+    response = client.responses.create(model=MODEL, input=input_items, tools=tools)
+    input_items += response.output
+    for item in response.output:
+        if item.type == "function_call":
+            result = get_weather(**json.loads(item.arguments))
+            input_items.append(
+                {
+                    "type": "function_call_output",
+                    "tool_call_id": item.call_id,  # expect: TRR006
+                    "output": result,
+                }
+            )
+    return client.responses.create(model=MODEL, input=input_items, tools=tools).output_text
+
+
+def anthropic_port(question: str) -> str:
+    """Anthropic's `tool_use_id`, with `previous_response_id` chaining."""
+    response = client.responses.create(model=MODEL, input=question, tools=tools)
+    outputs = []
+    for item in response.output:
+        if item.type == "function_call":
+            outputs.append(
+                {
+                    "type": "function_call_output",
+                    "tool_use_id": item.call_id,  # expect: TRR006
+                    "output": get_weather(**json.loads(item.arguments)),
+                }
+            )
+    final = client.responses.create(
+        model=MODEL, previous_response_id=response.id, input=outputs, tools=tools
+    )
+    return final.output_text
+
+
+def no_id(question: str) -> str:
+    """No id at all: nothing ties the output to its call."""
+    response = client.responses.create(model=MODEL, input=question, tools=tools)
+    outputs = [
+        {
+            "type": "function_call_output",  # expect: TRR006
+            "output": get_weather(**json.loads(item.arguments)),
+        }
+        for item in response.output
+        if item.type == "function_call"
+    ]
+    final = client.responses.create(
+        model=MODEL, previous_response_id=response.id, input=outputs, tools=tools
+    )
+    return final.output_text

@@ -1,0 +1,39 @@
+"""OpenAI Responses API tool loops (``client.responses.create``): the ``TRR`` family."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.config import Settings
+from lint_rules.engine import ToolFunctionReport
+from lint_rules.frameworks.openai_responses.recognition import ResponsesFile, has_signal
+from lint_rules.frameworks.openai_responses.trr006 import ResponsesOutputWithoutCallId
+from lint_rules.frameworks.tool_function import ToolFunction
+from lint_rules.rules import Rule
+
+RULES: tuple[type[Rule], ...] = (ResponsesOutputWithoutCallId,)
+
+
+class OpenAIResponses:
+    key = "openai_responses"
+    title = "OpenAI Responses"
+
+    def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
+        return has_signal(source, path)
+
+    def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ResponsesFile]:
+        return [ResponsesFile(module, project)]
+
+    def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
+        """None yet: the functions a Responses registry dispatches to are not recognised."""
+        return []
+
+    def describe(
+        self, module: ParsedModule, project: Project | None
+    ) -> Iterator[ToolFunctionReport]:
+        return iter(())
+
+
+FRAMEWORK = OpenAIResponses()

@@ -1,0 +1,118 @@
+"""Recognition of hand-written OpenAI Responses API tool loops.
+
+A module is checked when it imports ``openai``, and an item is judged when the module
+makes Responses requests (``client.responses.create/stream/parse(...)``) or sends it as
+a Realtime ``conversation.item.create`` event's ``"item"``. The Responses API answers the
+``function_call`` items of ``response.output`` with items of the next request's
+``input``::
+
+    {"type": "function_call_output", "call_id": item.call_id, "output": "..."}
+
+The facts are read as the Chat Completions and Anthropic families read theirs
+(``frameworks/tool_loops.py``): dict displays (and the displays typed constructors
+make) with a literal ``"type"``, in every function and the module body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import libcst as cst
+
+from lint_rules import prefilter
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.frameworks.tool_loops import Scope, collect, dict_entry, literal_entry
+
+PACKAGE = "openai"
+OUTPUT_TYPE = "function_call_output"
+_REQUEST_METHODS = frozenset({"create", "stream", "parse"})
+_REALTIME_EVENT = "conversation.item.create"
+
+
+def has_signal(source: str, path: str) -> bool:
+    return prefilter.has_signal("openai_responses", source, path)
+
+
+def is_function_call_output(node: cst.CSTNode) -> bool:
+    return literal_entry(node, "type") == OUTPUT_TYPE
+
+
+def is_request(call: cst.Call) -> bool:
+    """``<client>.responses.create(...)`` / ``.stream`` / ``.parse`` (also through
+    ``.with_raw_response`` / ``.with_streaming_response``)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _REQUEST_METHODS:
+        return False
+    owner = func.value
+    if isinstance(owner, cst.Attribute) and owner.attr.value in (
+        "with_raw_response",
+        "with_streaming_response",
+    ):
+        owner = owner.value
+    return isinstance(owner, cst.Attribute) and owner.attr.value == "responses"
+
+
+@dataclass
+class ResponsesFile:
+    """One module that may hold a Responses API tool loop."""
+
+    module: ParsedModule
+    project: Project | None = None
+
+    @cached_property
+    def is_checked(self) -> bool:
+        return self.module.imports_module(PACKAGE)
+
+    @cached_property
+    def scopes(self) -> list[Scope]:
+        functions = [
+            n
+            for n in collect(self.module.tree, cst.FunctionDef, nested=True)
+            if isinstance(n, cst.FunctionDef)
+        ]
+        return [Scope(self, self.module.tree), *(Scope(self, f) for f in functions)]
+
+    @cached_property
+    def makes_requests(self) -> bool:
+        """The module sends Responses API requests (``client.responses.create(...)``)."""
+        return any(
+            isinstance(call, cst.Call) and is_request(call)
+            for call in collect(self.module.tree, cst.Call, nested=True)
+        )
+
+    @cached_property
+    def realtime_items(self) -> frozenset[int]:
+        """``id`` of each display sent as the ``"item"`` of a Realtime API
+        ``{"type": "conversation.item.create", "item": ...}`` event."""
+        found = set()
+        for node in collect(self.module.tree, cst.Dict, nested=True):
+            if literal_entry(node, "type") == _REALTIME_EVENT:
+                assert isinstance(node, cst.Dict)
+                entry = dict_entry(node, "item")
+                if entry is not None:
+                    found.add(id(entry.value))
+        return frozenset(found)
+
+    def is_sent(self, item: cst.Dict) -> bool:
+        """Whether an item is known to go to the API: the module makes Responses requests,
+        or the item is a Realtime event's ``"item"``. Items of a module that makes no
+        request are data of another kind (a session store's fixtures, a converter's
+        test): what happens to them is not known."""
+        if self.makes_requests:
+            return True
+        return id(item) in self.realtime_items or id(self.module.index.original(item)) in (
+            self.realtime_items
+        )
+
+    @cached_property
+    def function_call_outputs(self) -> list[tuple[Scope, cst.Dict]]:
+        """Every ``{"type": "function_call_output", ...}`` display, with its scope."""
+        found = []
+        for scope in self.scopes:
+            for node in collect(scope.node, cst.Dict):
+                if is_function_call_output(node):
+                    assert isinstance(node, cst.Dict)
+                    found.append((scope, node))
+        return found
