@@ -173,3 +173,44 @@ def test_linter_lists_every_prefix_as_ruff_linter_does(toolret_cli: Invoke) -> N
     assert [c["prefix"] for c in found[0]["categories"]] == [f"TRV{n}" for n in range(10)]
     text = toolret_cli("linter").stdout.splitlines()
     assert text[-1] == "  TRR OpenAI Responses API tool loops"
+
+
+ITEM_ID = """\
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def run(question, {params}):
+    response = client.responses.create(model="gpt-4.1", input=question)
+    outputs = []
+    for item in {items}:
+        if item.type == "function_call":
+            outputs.append({{"type": "function_call_output", "call_id": {read}, "output": "ok"}})
+    return client.responses.create(model="gpt-4.1", previous_response_id=response.id, input=outputs)
+"""
+
+
+@pytest.mark.parametrize(
+    ("items", "read", "expected"),
+    [
+        ("response.output", "item.id", ["TRR003"]),
+        ("response.output", 'item["id"]', ["TRR003"]),
+        ("list(response.output)", "item.id", ["TRR003"]),
+        ("response.output", "item.call_id", []),
+        ("other.output", "item.id", []),  # not a response of this function
+        ("history", "item.id", []),
+    ],
+)
+def test_item_id_read_as_call_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke,
+    items: str, read: str, expected: list[str],
+) -> None:  # fmt: skip
+    path = tmp_path / "loop.py"
+    path.write_text(ITEM_ID.format(params="other, history", items=items, read=read))
+    monkeypatch.chdir(tmp_path)
+    result = toolret_cli("check", "--no-cache", "--output-format", "json", ".")
+    assert _codes(result.stdout) == expected
+    if expected:  # the safe fix: applied by --fix, and the file is clean after it
+        assert toolret_cli("check", "--no-cache", "--fix", ".").exit_code == 0
+        assert "call_id" in path.read_text().split('"call_id": ')[1].split(",")[0]

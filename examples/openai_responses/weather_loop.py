@@ -77,3 +77,21 @@ def no_id(question: str) -> str:
         model=MODEL, previous_response_id=response.id, input=outputs, tools=tools
     )
     return final.output_text
+
+
+def item_id(question: str) -> str:
+    """Chat Completions' `tool_call.id`: the item's `fc_…` id, not its `call_…` id."""
+    response = client.responses.create(model=MODEL, input=question, tools=tools)
+    calls = [item for item in response.output if item.type == "function_call"]
+    outputs = [
+        {
+            "type": "function_call_output",
+            "call_id": call.id,  # expect: TRR003
+            "output": get_weather(**json.loads(call.arguments)),
+        }
+        for call in calls
+    ]
+    final = client.responses.create(
+        model=MODEL, previous_response_id=response.id, input=outputs, tools=tools
+    )
+    return final.output_text

@@ -9,11 +9,12 @@ from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.openai_responses.recognition import ResponsesFile, has_signal
+from lint_rules.frameworks.openai_responses.trr003 import ResponsesCallIdFromItemId
 from lint_rules.frameworks.openai_responses.trr006 import ResponsesOutputWithoutCallId
 from lint_rules.frameworks.tool_function import ToolFunction
 from lint_rules.rules import Rule
 
-RULES: tuple[type[Rule], ...] = (ResponsesOutputWithoutCallId,)
+RULES: tuple[type[Rule], ...] = (ResponsesCallIdFromItemId, ResponsesOutputWithoutCallId)
 
 
 class OpenAIResponses:

@@ -116,3 +116,85 @@ class ResponsesFile:
                     assert isinstance(node, cst.Dict)
                     found.append((scope, node))
         return found
+
+    # -- which response's output an item expression reads
+
+    def is_response(self, scope: Scope, name: str) -> bool:
+        """Every binding of ``name`` in ``scope`` is a Responses request's result
+        (``r = client.responses.create(...)``, ``r = await ...``)."""
+        values = scope.assignments.get(name, [])
+        return bool(values) and all(_is_response(value) for value in values)
+
+    def output_items_of(self, scope: Scope, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """Whether ``node`` iterates the items of a response's ``output``: ``r.output``
+        itself, or a name assigned once to a comprehension, ``filter(...)`` or
+        ``list(...)`` of them."""
+        if depth > 3:
+            return False
+        if isinstance(node, cst.Attribute) and node.attr.value == "output":
+            owner = node.value
+            return isinstance(owner, cst.Name) and self.is_response(scope, owner.value)
+        if isinstance(node, cst.Name):
+            value = scope.value_of(node.value)
+            return value is not None and self.output_items_of(scope, value, depth + 1)
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            return self.output_items_of(scope, node.for_in.iter, depth + 1)
+        if isinstance(node, cst.Call) and node.args and not any(a.star for a in node.args):
+            if self.module.is_builtin(node.func, "list") and len(node.args) == 1:
+                return self.output_items_of(scope, node.args[0].value, depth + 1)
+            if self.module.is_builtin(node.func, "filter") and len(node.args) == 2:
+                return self.output_items_of(scope, node.args[1].value, depth + 1)
+        return False
+
+    def is_output_item(self, scope: Scope, node: cst.BaseExpression, anchor: cst.CSTNode) -> bool:
+        """Whether ``node`` (read at ``anchor``) is one item of a response's ``output``: the
+        target of a loop or comprehension over it that holds ``anchor``, or
+        ``r.output[i]``."""
+        if isinstance(node, cst.Subscript):
+            return _integer_index(node) and self.output_items_of(scope, node.value)
+        if not isinstance(node, cst.Name):
+            return False
+        name = node.value
+        index = self.module.index
+        for found in collect(scope.node, cst.ListComp, cst.GeneratorExp, cst.For):
+            if isinstance(found, cst.For):
+                if not (isinstance(found.target, cst.Name) and found.target.value == name):
+                    continue
+                start, end = index.span(found.body)
+                if start <= index.span(anchor)[0] < end:
+                    return self.output_items_of(scope, found.iter) and _bound_once_by(
+                        scope, name, found
+                    )
+                continue
+            assert isinstance(found, (cst.ListComp, cst.GeneratorExp))
+            start, end = index.span(found.elt)
+            if not start <= index.span(anchor)[0] < end:
+                continue
+            clause: cst.CompFor | None = found.for_in
+            while clause is not None:
+                if isinstance(clause.target, cst.Name) and clause.target.value == name:
+                    return self.output_items_of(scope, clause.iter)
+                clause = clause.inner_for_in
+        return False
+
+
+def _is_response(value: cst.BaseExpression | None) -> bool:
+    if isinstance(value, cst.Await):
+        value = value.expression
+    return isinstance(value, cst.Call) and is_request(value)
+
+
+def _integer_index(node: cst.Subscript) -> bool:
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    index = node.slice[0].slice.value
+    if isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus):
+        index = index.expression
+    return isinstance(index, cst.Integer)
+
+
+def _bound_once_by(scope: Scope, name: str, loop: cst.For) -> bool:
+    """The loop is the name's only binding in the scope (so, in its body, the name is
+    the loop's item)."""
+    binders = scope.binders.get(name, [])
+    return len(binders) == 1 and binders[0] is loop
