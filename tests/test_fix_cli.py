@@ -367,8 +367,9 @@ def test_the_examples_diff_is_only_the_safe_wraps(fixed_examples: Path) -> None:
         changed += 1
         assert len(old.splitlines()) == len(new.splitlines())  # formatting kept
         inserted = inserted_text(old, new)
-        # the safe fixes: `x` → `str(x)`, and `@mcp.tool` → `@mcp.tool()` (TRV601)
-        assert set(inserted) <= {")", "str(", "()"}, original
+        # the safe fixes: `x` → `str(x)`, `@mcp.tool` → `@mcp.tool()` (TRV601), and
+        # `item.id` → `item.call_id` (TRR003)
+        assert set(inserted) <= {")", "str(", "()", "call_"}, original
         assert inserted.count("str(") == inserted.count(")")
     assert changed >= 5  # the PolyAI and browser-use examples' int returns, at least
 
