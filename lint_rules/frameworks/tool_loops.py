@@ -8,6 +8,7 @@ to, and the requests those lists reach; only the key names and roles differ.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
@@ -302,6 +303,61 @@ def display_elements(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
         return display_elements(node.left) + display_elements(node.right)
     return []
+
+
+def scope_roots(module: ParsedModule) -> list[cst.Module | cst.FunctionDef]:
+    """The module body, then every function (nested ones too): the scopes of a file."""
+    functions = [
+        n
+        for n in collect(module.tree, cst.FunctionDef, nested=True)
+        if isinstance(n, cst.FunctionDef)
+    ]
+    return [module.tree, *functions]
+
+
+def first_entry(node: cst.Dict, keys: tuple[str, ...]) -> cst.DictElement | None:
+    """The entry of the first of ``keys`` the display holds (a foreign key name)."""
+    for key in keys:
+        entry = dict_entry(node, key)
+        if entry is not None:
+            return entry
+    return None
+
+
+def integer_index(node: cst.Subscript) -> bool:
+    """``x[0]``, ``x[1]``, ``x[-1]``: one fixed item."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    index = node.slice[0].slice.value
+    if isinstance(index, cst.UnaryOperation):
+        index = index.expression
+    return isinstance(index, cst.Integer)
+
+
+def derived_from(
+    module: ParsedModule,
+    scope: Scope,
+    node: cst.BaseExpression,
+    base: Callable[[cst.BaseExpression], str | None],
+    depth: int = 0,
+) -> str | None:
+    """``base(X)`` of the ``X`` whose items ``node`` iterates: ``X`` itself, or a name
+    assigned once to a comprehension, ``filter(...)`` or ``list(...)`` of its items
+    (``r.content`` of Anthropic, ``r.output`` of the Responses API)."""
+    found = base(node)
+    if found is not None or depth > 3:
+        return found
+    if isinstance(node, cst.Name):
+        value = scope.value_of(node.value)
+        return derived_from(module, scope, value, base, depth + 1) if value is not None else None
+    if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+        return derived_from(module, scope, node.for_in.iter, base, depth + 1)
+    if isinstance(node, cst.Call) and node.args and not any(a.star for a in node.args):
+        if module.is_builtin(node.func, "list") and len(node.args) == 1:
+            return derived_from(module, scope, node.args[0].value, base, depth + 1)
+        if module.is_builtin(node.func, "filter") and len(node.args) == 2:
+            return derived_from(module, scope, node.args[1].value, base, depth + 1)
+    return None
 
 
 def is_first_index(node: cst.Subscript) -> bool:

@@ -35,13 +35,16 @@ from lint_rules.analysis.shapes import ShapeInference
 from lint_rules.frameworks.tool_loops import Scope as LoopScope
 from lint_rules.frameworks.tool_loops import (
     collect,
+    derived_from,
     dict_entry,
     fixed_call_id,
     has_double_star,
+    integer_index,
     keyword,
     literal_entry,
     next_pick,
     project_client,
+    scope_roots,
     search_pick,
     string_value,
 )
@@ -150,12 +153,7 @@ class AnthropicFile:
 
     @cached_property
     def scopes(self) -> list[Scope]:
-        functions = [
-            n
-            for n in collect(self.module.tree, cst.FunctionDef, nested=True)
-            if isinstance(n, cst.FunctionDef)
-        ]
-        return [Scope(self, self.module.tree), *(Scope(self, f) for f in functions)]
+        return [Scope(self, node) for node in scope_roots(self.module)]
 
     @cached_property
     def _scope_of_node(self) -> dict[int, Scope]:
@@ -444,20 +442,7 @@ class AnthropicFile:
     def derived_from(self, scope: Scope, node: cst.BaseExpression, depth: int = 0) -> str | None:
         """The response whose ``content`` blocks ``node`` iterates: ``r.content`` itself, or
         a name assigned once to a comprehension, ``filter(...)`` or ``list(...)`` of them."""
-        found = self.response_of(scope, node)
-        if found is not None or depth > 3:
-            return found
-        if isinstance(node, cst.Name):
-            value = scope.value_of(node.value)
-            return self.derived_from(scope, value, depth + 1) if value is not None else None
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
-            return self.derived_from(scope, node.for_in.iter, depth + 1)
-        if isinstance(node, cst.Call) and node.args and not any(a.star for a in node.args):
-            if self.module.is_builtin(node.func, "list") and len(node.args) == 1:
-                return self.derived_from(scope, node.args[0].value, depth + 1)
-            if self.module.is_builtin(node.func, "filter") and len(node.args) == 2:
-                return self.derived_from(scope, node.args[1].value, depth + 1)
-        return None
+        return derived_from(self.module, scope, node, lambda n: self.response_of(scope, n), depth)
 
     def answered(self, scope: Scope, block: cst.Dict) -> Answer | None:
         """Which ``tool_use`` block a ``tool_result`` answers, when it is read from a
@@ -585,7 +570,7 @@ class AnthropicFile:
                 chosen = scope.value_of(owner.value)
                 owner = chosen if chosen is not None else owner
                 picked = next_pick(self.module, owner) if chosen is not None else None
-            if picked is None and isinstance(owner, cst.Subscript) and _integer_index(owner):
+            if picked is None and isinstance(owner, cst.Subscript) and integer_index(owner):
                 picked = owner.value
         if (
             isinstance(picked, cst.Name)
@@ -612,7 +597,7 @@ class AnthropicFile:
         return False
 
     def _fixed(self, scope: Scope, node: cst.Subscript) -> Answer | None:
-        if not _integer_index(node):
+        if not integer_index(node):
             return None
         response = self.derived_from(scope, node.value)
         return Answer("fixed", response, node) if response is not None else None
@@ -742,16 +727,6 @@ def _is_response(value: cst.BaseExpression | None) -> bool:
 def _is_final_message(call: cst.Call) -> bool:
     func = call.func
     return isinstance(func, cst.Attribute) and func.attr.value == "get_final_message"
-
-
-def _integer_index(node: cst.Subscript) -> bool:
-    """``x[0]``, ``x[1]``, ``x[-1]``: one fixed item."""
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return False
-    index = node.slice[0].slice.value
-    if isinstance(index, cst.UnaryOperation):
-        index = index.expression
-    return isinstance(index, cst.Integer)
 
 
 def _is_self_attribute(node: cst.Attribute) -> bool:

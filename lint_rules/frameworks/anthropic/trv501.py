@@ -9,7 +9,13 @@ import libcst as cst
 from lint_rules.config import Settings
 from lint_rules.frameworks.anthropic._examples import HEAD
 from lint_rules.frameworks.anthropic.recognition import AnthropicFile
-from lint_rules.frameworks.tool_loops import completed_later, dict_entry, has_spread, rename_key
+from lint_rules.frameworks.tool_loops import (
+    completed_later,
+    dict_entry,
+    first_entry,
+    has_spread,
+    rename_key,
+)
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -155,10 +161,7 @@ def answer(messages, block):
                 continue
             if completed_later(scope, block) or not context.follow(scope, block).reaches:
                 continue
-            wrong = next(
-                (e for e in map(lambda k: dict_entry(block, k), _WRONG_KEYS) if e is not None),
-                None,
-            )
+            wrong = first_entry(block, _WRONG_KEYS)
             if wrong is not None:
                 key = wrong.key
                 assert isinstance(key, cst.BaseExpression)

@@ -54,6 +54,7 @@ from lint_rules.frameworks.tool_loops import (
     keyword,
     literal_entry,
     project_client,
+    scope_roots,
     sent_values,
     string_value,
 )
@@ -457,12 +458,7 @@ class ChatFile:
 
     @cached_property
     def scopes(self) -> list[Scope]:
-        functions = [
-            n
-            for n in collect(self.module.tree, cst.FunctionDef, nested=True)
-            if isinstance(n, cst.FunctionDef)
-        ]
-        return [Scope(self, self.module.tree), *(Scope(self, f) for f in functions)]
+        return [Scope(self, node) for node in scope_roots(self.module)]
 
     def scope_nodes(self, scope: Scope) -> list[cst.CSTNode]:
         return collect(scope.node, *_SCOPE_NODE_CLASSES)

@@ -23,7 +23,15 @@ import libcst as cst
 from lint_rules import prefilter
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
-from lint_rules.frameworks.tool_loops import Scope, collect, dict_entry, literal_entry
+from lint_rules.frameworks.tool_loops import (
+    Scope,
+    collect,
+    derived_from,
+    dict_entry,
+    integer_index,
+    literal_entry,
+    scope_roots,
+)
 
 PACKAGE = "openai"
 OUTPUT_TYPE = "function_call_output"
@@ -67,12 +75,7 @@ class ResponsesFile:
 
     @cached_property
     def scopes(self) -> list[Scope]:
-        functions = [
-            n
-            for n in collect(self.module.tree, cst.FunctionDef, nested=True)
-            if isinstance(n, cst.FunctionDef)
-        ]
-        return [Scope(self, self.module.tree), *(Scope(self, f) for f in functions)]
+        return [Scope(self, node) for node in scope_roots(self.module)]
 
     @cached_property
     def makes_requests(self) -> bool:
@@ -125,33 +128,29 @@ class ResponsesFile:
         values = scope.assignments.get(name, [])
         return bool(values) and all(_is_response(value) for value in values)
 
-    def output_items_of(self, scope: Scope, node: cst.BaseExpression, depth: int = 0) -> bool:
-        """Whether ``node`` iterates the items of a response's ``output``: ``r.output``
-        itself, or a name assigned once to a comprehension, ``filter(...)`` or
-        ``list(...)`` of them."""
-        if depth > 3:
-            return False
-        if isinstance(node, cst.Attribute) and node.attr.value == "output":
-            owner = node.value
-            return isinstance(owner, cst.Name) and self.is_response(scope, owner.value)
-        if isinstance(node, cst.Name):
-            value = scope.value_of(node.value)
-            return value is not None and self.output_items_of(scope, value, depth + 1)
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
-            return self.output_items_of(scope, node.for_in.iter, depth + 1)
-        if isinstance(node, cst.Call) and node.args and not any(a.star for a in node.args):
-            if self.module.is_builtin(node.func, "list") and len(node.args) == 1:
-                return self.output_items_of(scope, node.args[0].value, depth + 1)
-            if self.module.is_builtin(node.func, "filter") and len(node.args) == 2:
-                return self.output_items_of(scope, node.args[1].value, depth + 1)
-        return False
+    def response_output(self, scope: Scope, node: cst.BaseExpression) -> str | None:
+        """The response name whose ``output`` ``node`` is (``r.output``), if it is."""
+        if (
+            isinstance(node, cst.Attribute)
+            and node.attr.value == "output"
+            and isinstance(node.value, cst.Name)
+            and self.is_response(scope, node.value.value)
+        ):
+            return node.value.value
+        return None
+
+    def output_items_of(self, scope: Scope, node: cst.BaseExpression) -> bool:
+        """Whether ``node`` iterates the items of a response's ``output`` (``r.output``, or
+        a list derived from it: ``tool_loops.derived_from``)."""
+        found = derived_from(self.module, scope, node, lambda n: self.response_output(scope, n))
+        return found is not None
 
     def is_output_item(self, scope: Scope, node: cst.BaseExpression, anchor: cst.CSTNode) -> bool:
         """Whether ``node`` (read at ``anchor``) is one item of a response's ``output``: the
         target of a loop or comprehension over it that holds ``anchor``, or
         ``r.output[i]``."""
         if isinstance(node, cst.Subscript):
-            return _integer_index(node) and self.output_items_of(scope, node.value)
+            return integer_index(node) and self.output_items_of(scope, node.value)
         if not isinstance(node, cst.Name):
             return False
         name = node.value
@@ -182,15 +181,6 @@ def _is_response(value: cst.BaseExpression | None) -> bool:
     if isinstance(value, cst.Await):
         value = value.expression
     return isinstance(value, cst.Call) and is_request(value)
-
-
-def _integer_index(node: cst.Subscript) -> bool:
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return False
-    index = node.slice[0].slice.value
-    if isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus):
-        index = index.expression
-    return isinstance(index, cst.Integer)
 
 
 def _bound_once_by(scope: Scope, name: str, loop: cst.For) -> bool:

@@ -9,7 +9,7 @@ import libcst as cst
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_responses._examples import HEAD
 from lint_rules.frameworks.openai_responses.recognition import ResponsesFile
-from lint_rules.frameworks.tool_loops import dict_entry, string_value
+from lint_rules.frameworks.tool_loops import dict_entry, fixed_call_id
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import EditSpec, Example, Finding, FixSpec, Rule, replace_string_literal
 
@@ -166,8 +166,8 @@ def replay(history):
             if entry is None or not context.is_sent(item):
                 continue
             value = entry.value
-            owner, key = _id_read(value)
-            if owner is None or key is None or not context.is_output_item(scope, owner, item):
+            read = _id_read(value)
+            if read is None or not context.is_output_item(scope, read[0], item):
                 continue
             yield Finding(
                 node=value,
@@ -175,24 +175,19 @@ def replay(history):
                     "`call_id` is the function call item's `id` (`fc_…`): its output must "
                     "echo the item's `call_id` (`call_…`), or the next request fails (HTTP 400)"
                 ),
-                fix=_fix(key),
+                fix=_fix(read[1]),
             )
 
 
-def _id_read(
-    node: cst.BaseExpression,
-) -> tuple[cst.BaseExpression, cst.CSTNode] | tuple[None, None]:
-    """``(X, the id name or key)`` of ``X.id`` or ``X["id"]``."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "id":
-        return node.value, node.attr
-    if (
-        isinstance(node, cst.Subscript)
-        and len(node.slice) == 1
-        and isinstance(node.slice[0].slice, cst.Index)
-        and string_value(node.slice[0].slice.value) == "id"
-    ):
-        return node.value, node.slice[0].slice.value
-    return None, None
+def _id_read(node: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.CSTNode] | None:
+    """``(X, the id name or key)`` of ``X.id`` or ``X["id"]`` (``tool_loops.fixed_call_id``)."""
+    owner = fixed_call_id(node)
+    if owner is None:
+        return None
+    if isinstance(node, cst.Attribute):
+        return owner, node.attr
+    assert isinstance(node, cst.Subscript) and isinstance(node.slice[0].slice, cst.Index)
+    return owner, node.slice[0].slice.value
 
 
 def _fix(key: cst.CSTNode) -> FixSpec | None:

@@ -9,7 +9,13 @@ import libcst as cst
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_responses._examples import HEAD
 from lint_rules.frameworks.openai_responses.recognition import ResponsesFile
-from lint_rules.frameworks.tool_loops import completed_later, dict_entry, has_spread, rename_key
+from lint_rules.frameworks.tool_loops import (
+    completed_later,
+    dict_entry,
+    first_entry,
+    has_spread,
+    rename_key,
+)
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -231,10 +237,7 @@ def answer(ids, result):
                 continue
             if completed_later(scope, item) or not context.is_sent(item):
                 continue
-            wrong = next(
-                (e for e in (dict_entry(item, key) for key in _FOREIGN_KEYS) if e is not None),
-                None,
-            )
+            wrong = first_entry(item, _FOREIGN_KEYS)
             if wrong is not None:
                 key = wrong.key
                 assert isinstance(key, cst.BaseExpression)
