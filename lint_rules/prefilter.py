@@ -33,9 +33,15 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "mcp": ("mcp",),
     "langchain": ("langchain", "langgraph"),
     "pydantic_ai": ("pydantic_ai",),
-    # The Responses API's tool-loop items (``function_call``, ``function_call_output``).
-    "openai_responses": ("function_call",),
+    "openai_responses": ("openai",),
 }
+_REQUIRES: Final[dict[str, str]] = {
+    # The Responses API's tool-loop items (``function_call``, ``function_call_output``).
+    "openai_responses": "function_call",
+}
+"""A further word a family's signal needs, searched only once its needle and import
+matched: a file without ``openai`` is then never scanned again for it, and the needle
+scan itself is shared with the families whose screens are the same (``_any_in``)."""
 _Text = TypeVar("_Text", str, bytes)
 ANY_FRAMEWORK: Final = "any_framework"
 """The TRV9xx family: its signal is any other family's."""
@@ -77,6 +83,7 @@ def screens(key: str) -> tuple[str, ...]:
     return _SCREENS.get(key) or tuple(map(re.escape, NEEDLES[key]))
 
 
+_SCREENS_OF: Final = {key: screens(key) for key in NEEDLES}
 _BYTE_FINDERS: Final = {key: tuple(map(_byte_finder, screens(key))) for key in NEEDLES}
 _TEXT_FINDERS: Final = {key: tuple(map(_text_finder, screens(key))) for key in NEEDLES}
 _TOOL: Final = "tool"
@@ -173,10 +180,17 @@ class _Tables(Generic[_Text]):
     loop: dict[str, tuple[_Text, re.Pattern[_Text]]]
     finders: dict[str, tuple[Callable[[_Text], object], ...]]
     patterns: dict[str, re.Pattern[_Text]]
+    requires: dict[str, _Text]
 
 
-_FOR_BYTES: Final = _Tables(_TOOL.encode("ascii"), _BYTE_LOOP, _BYTE_FINDERS, _BYTE_PATTERNS)
-_FOR_TEXT: Final = _Tables(_TOOL, _TEXT_LOOP, _TEXT_FINDERS, _TEXT_PATTERNS)
+_FOR_BYTES: Final = _Tables(
+    _TOOL.encode("ascii"),
+    _BYTE_LOOP,
+    _BYTE_FINDERS,
+    _BYTE_PATTERNS,
+    {key: word.encode("ascii") for key, word in _REQUIRES.items()},
+)
+_FOR_TEXT: Final = _Tables(_TOOL, _TEXT_LOOP, _TEXT_FINDERS, _TEXT_PATTERNS, dict(_REQUIRES))
 
 
 def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str, ...] = ()) -> bool:
@@ -215,8 +229,9 @@ def _any_in(
     tables: _Tables[_Text],
 ) -> bool:
     tool = tables.tool in text
+    needles: dict[tuple[str, ...], bool] = {}  # families with the same screens search once
     return any(
-        _signal(k, text, path, tool, extra_imports if k == "openai_chat" else (), tables)
+        _signal(k, text, path, tool, extra_imports if k == "openai_chat" else (), tables, needles)
         for k in keys
     )
 
@@ -228,8 +243,10 @@ def _signal(
     tool: bool,
     extra_imports: tuple[str, ...],
     tables: _Tables[_Text],
+    needles: dict[tuple[str, ...], bool] | None = None,
 ) -> bool:
-    """Family ``key``'s signal in ``text`` (``tool``: whether ``_TOOL`` is in it)."""
+    """Family ``key``'s signal in ``text`` (``tool``: whether ``_TOOL`` is in it;
+    ``needles``: what the screens searched so far found, by screens)."""
     if key == "polyai" and polyai_layout(path) is not None:
         return True
     if tool:
@@ -238,10 +255,19 @@ def _signal(
             return True
         if extra_imports and _has_extra_import(text, extra_imports):
             return True
-    if not any(found(text) for found in tables.finders[key]):
+    screens_of = _SCREENS_OF[key]
+    found = needles.get(screens_of) if needles is not None else None
+    if found is None:
+        found = any(finder(text) for finder in tables.finders[key])
+        if needles is not None:
+            needles[screens_of] = found
+    if not found:
         return False
     pattern = tables.patterns.get(key)
-    return pattern is None or pattern.search(text) is not None
+    if pattern is not None and pattern.search(text) is None:
+        return False
+    also = tables.requires.get(key)
+    return also is None or also in text
 
 
 def _has_extra_import(text: str | bytes, packages: tuple[str, ...]) -> bool:
