@@ -82,6 +82,8 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRV803": True,
     "TRV901": True,
     "TRV902": True,
+    "TRR001": True,
+    "TRR002": True,
     "TRR003": True,
     "TRR006": True,
 }

@@ -35,11 +35,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "pydantic_ai": ("pydantic_ai",),
     "openai_responses": ("openai",),
 }
-_REQUIRES: Final[dict[str, str]] = {
-    # The Responses API's tool-loop items (``function_call``, ``function_call_output``).
-    "openai_responses": "function_call",
+_REQUIRES: Final[dict[str, tuple[str, ...]]] = {
+    # The Responses API's tool-loop items (``function_call``, ``function_call_output``),
+    # or a request (``client.responses.create``: the tool schema, the input list).
+    "openai_responses": ("function_call", ".responses"),
 }
-"""A further word a family's signal needs, searched only once its needle and import
+"""Further words, one of which a family's signal needs, searched only once its needle and import
 matched: a file without ``openai`` is then never scanned again for it, and the needle
 scan itself is shared with the families whose screens are the same (``_any_in``)."""
 _Text = TypeVar("_Text", str, bytes)
@@ -180,7 +181,7 @@ class _Tables(Generic[_Text]):
     loop: dict[str, tuple[_Text, re.Pattern[_Text]]]
     finders: dict[str, tuple[Callable[[_Text], object], ...]]
     patterns: dict[str, re.Pattern[_Text]]
-    requires: dict[str, _Text]
+    requires: dict[str, tuple[_Text, ...]]
 
 
 _FOR_BYTES: Final = _Tables(
@@ -188,7 +189,7 @@ _FOR_BYTES: Final = _Tables(
     _BYTE_LOOP,
     _BYTE_FINDERS,
     _BYTE_PATTERNS,
-    {key: word.encode("ascii") for key, word in _REQUIRES.items()},
+    {key: tuple(w.encode("ascii") for w in words) for key, words in _REQUIRES.items()},
 )
 _FOR_TEXT: Final = _Tables(_TOOL, _TEXT_LOOP, _TEXT_FINDERS, _TEXT_PATTERNS, dict(_REQUIRES))
 
@@ -267,7 +268,7 @@ def _signal(
     if pattern is not None and pattern.search(text) is None:
         return False
     also = tables.requires.get(key)
-    return also is None or also in text
+    return also is None or any(word in text for word in also)
 
 
 def _has_extra_import(text: str | bytes, packages: tuple[str, ...]) -> bool:

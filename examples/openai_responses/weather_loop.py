@@ -1,5 +1,5 @@
 """A Responses API weather assistant, ported from Chat Completions and Anthropic code:
-each function answers the model's function calls with an item that lacks `call_id`."""
+one mistake of the Responses contract per function."""
 
 import json
 
@@ -91,6 +91,43 @@ def item_id(question: str) -> str:
         }
         for call in calls
     ]
+    final = client.responses.create(
+        model=MODEL, previous_response_id=response.id, input=outputs, tools=tools
+    )
+    return final.output_text
+
+
+CHAT_TOOLS = [
+    {  # expect: TRR001
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+]
+
+
+def chat_schema(question: str) -> str:
+    """Chat Completions' nested tool schema: the request is rejected before any call."""
+    return client.responses.create(model=MODEL, input=question, tools=CHAT_TOOLS).output_text
+
+
+def dict_output(question: str) -> str:
+    """The tool's dict result sent as it is, not as a JSON string."""
+    response = client.responses.create(model=MODEL, input=question, tools=tools)
+    outputs = []
+    for item in response.output:
+        if item.type == "function_call":
+            city = json.loads(item.arguments)["city"]
+            weather = {"city": city, "sky": "sunny", "celsius": 21}
+            outputs.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": item.call_id,
+                    "output": weather,  # expect: TRR002
+                }
+            )
     final = client.responses.create(
         model=MODEL, previous_response_id=response.id, input=outputs, tools=tools
     )

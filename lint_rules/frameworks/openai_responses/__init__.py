@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from lint_rules.analysis.displays import prepare as prepare_displays
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.openai_responses.recognition import ResponsesFile, has_signal
+from lint_rules.frameworks.openai_responses.trr001 import ResponsesChatToolSchema
+from lint_rules.frameworks.openai_responses.trr002 import ResponsesOutputType
 from lint_rules.frameworks.openai_responses.trr003 import ResponsesCallIdFromItemId
 from lint_rules.frameworks.openai_responses.trr006 import ResponsesOutputWithoutCallId
 from lint_rules.frameworks.tool_function import ToolFunction
 from lint_rules.rules import Rule
 
-RULES: tuple[type[Rule], ...] = (ResponsesCallIdFromItemId, ResponsesOutputWithoutCallId)
+RULES: tuple[type[Rule], ...] = (
+    ResponsesChatToolSchema,
+    ResponsesOutputType,
+    ResponsesCallIdFromItemId,
+    ResponsesOutputWithoutCallId,
+)
 
 
 class OpenAIResponses:
@@ -25,6 +33,7 @@ class OpenAIResponses:
         return has_signal(source, path)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ResponsesFile]:
+        prepare_displays(module)
         return [ResponsesFile(module, project)]
 
     def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:

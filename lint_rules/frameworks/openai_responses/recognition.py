@@ -29,6 +29,7 @@ from lint_rules.frameworks.tool_loops import (
     derived_from,
     dict_entry,
     integer_index,
+    keyword,
     literal_entry,
     scope_roots,
 )
@@ -108,6 +109,55 @@ class ResponsesFile:
         return id(item) in self.realtime_items or id(self.module.index.original(item)) in (
             self.realtime_items
         )
+
+    @cached_property
+    def requests(self) -> list[tuple[Scope, cst.Call]]:
+        """Every Responses request (``client.responses.create(...)``), with its scope."""
+        found = []
+        for scope in self.scopes:
+            for node in collect(scope.node, cst.Call):
+                if isinstance(node, cst.Call) and is_request(node):
+                    found.append((scope, node))
+        return found
+
+    def value_of(self, scope: Scope, name: str) -> cst.BaseExpression | None:
+        """The one value ``name`` has where ``scope`` reads it: assigned once in the scope,
+        or, in a top-level function that does not bind it, a module constant."""
+        if isinstance(scope.node, cst.Module) or name in scope.parameters:
+            return scope.value_of(name)
+        if name in scope.assignments:
+            return scope.value_of(name)
+        outer = self.module.index.enclosing_scope(scope.node)
+        while outer is not None and not isinstance(outer, cst.Module):
+            if isinstance(outer, cst.FunctionDef):
+                return None  # a closure's name: the enclosing function's
+            outer = self.module.index.enclosing_scope(outer)
+        if name in self.module.shadowed:
+            return None
+        return self.module.constants.get(name)
+
+    def listed(self, scope: Scope, call: cst.Call, name: str) -> list[cst.BaseExpression]:
+        """The elements of the list a request's ``name=`` argument is written as (a display
+        in the call, or a name bound once to one), each element a display or a name of
+        one; starred elements aside."""
+        arg = keyword(call, name)
+        if arg is None:
+            return []
+        value: cst.BaseExpression | None = arg.value
+        if isinstance(value, cst.Name):
+            value = self.value_of(scope, value.value)
+        if not isinstance(value, (cst.List, cst.Tuple)):
+            return []
+        found = []
+        for element in value.elements:
+            if isinstance(element, cst.StarredElement):
+                continue
+            item: cst.BaseExpression | None = element.value
+            if isinstance(item, cst.Name):
+                item = self.value_of(scope, item.value)
+            if item is not None:
+                found.append(item)
+        return found
 
     @cached_property
     def function_call_outputs(self) -> list[tuple[Scope, cst.Dict]]:
