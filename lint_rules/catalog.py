@@ -85,7 +85,10 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRR001": True,
     "TRR002": True,
     "TRR003": True,
+    "TRR004": True,
+    "TRR005": True,
     "TRR006": True,
+    "TRR007": True,
 }
 
 CODE_PREFIXES: Final = ("TRV", "TRR")

@@ -754,3 +754,49 @@ async def test_anthropic_loop_diagnostics_and_unsafe_quick_fixes(
     fixed = fixed.replace('{"temp": 21}', 'json.dumps({"temp": 21})')
     change_document(client, uri, 2, fixed)
     assert await published(client, uri) == []
+
+
+RESPONSES_LOOP = """\
+import json
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def run(question, tools):
+    response = client.responses.create(model="gpt-4.1", input=question, tools=tools)
+    outputs = [
+        {"type": "function_call_output", "call_id": item.id, "output": {"temp": 21}}
+        for item in response.output
+        if item.type == "function_call"
+    ]
+    return client.responses.create(
+        model="gpt-4.1", previous_response_id=response.id, input=outputs, tools=tools
+    )
+"""
+
+
+@in_module_loop
+async def test_responses_loop_safe_and_unsafe_quick_fixes(
+    push_client: LanguageClient, tmp_path: Path
+) -> None:
+    """The TRR prefix goes through the same paths: TRR003's safe fix is the preferred quick
+    fix, TRR002's unsafe one is offered but not preferred; fixed, the file is clean."""
+    client = push_client
+    uri = (tmp_path / "loop.py").as_uri()
+    open_document(client, uri, RESPONSES_LOOP)
+    diagnostics = await published(client, uri)
+    assert sorted(str(d.code) for d in diagnostics) == ["TRR002", "TRR003"]
+    by_code = {str(d.code): d for d in diagnostics}
+    call_id = (await code_actions(client, uri, by_code["TRR003"]))[0]
+    assert call_id.title == "toolret (TRR003): Use the item's `call_id`"
+    assert call_id.is_preferred is True
+    fixed = apply(RESPONSES_LOOP, call_id.edit, uri)
+    assert '"call_id": item.call_id' in fixed
+    dumps = (await code_actions(client, uri, by_code["TRR002"]))[0]
+    assert not dumps.is_preferred
+    assert '"output": json.dumps({"temp": 21})' in apply(RESPONSES_LOOP, dumps.edit, uri)
+    fixed = fixed.replace('{"temp": 21}', 'json.dumps({"temp": 21})')
+    change_document(client, uri, 2, fixed)
+    assert await published(client, uri) == []

@@ -141,7 +141,7 @@ def test_the_fix_renames_to_call_id(
 
 def test_rules_lists_trv_first_then_the_new_prefixes(toolret_cli: Invoke) -> None:
     codes = [line.split(" ", 1)[0] for line in toolret_cli("rules").stdout.splitlines()]
-    assert codes[0] == "TRV001" and codes[-1] == "TRR006"
+    assert codes[0] == "TRV001" and codes[-1] == "TRR007"
     assert codes.index("TRV902") < codes.index("TRR006")
 
 
@@ -214,3 +214,165 @@ def test_item_id_read_as_call_id(
     if expected:  # the safe fix: applied by --fix, and the file is clean after it
         assert toolret_cli("check", "--no-cache", "--fix", ".").exit_code == 0
         assert "call_id" in path.read_text().split('"call_id": ')[1].split(",")[0]
+
+
+def test_the_family_sees_typed_constructors_whatever_else_is_selected(
+    monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke
+) -> None:
+    """The typed-constructor displays are made by each loop family that reads them: with
+    ``--select TRR`` alone a ``FunctionCallOutput(...)`` was invisible (only the Chat
+    family made them)."""
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent / "examples")
+
+    def trr(*select: str) -> list[tuple[str, int, str]]:
+        found = json.loads(
+            toolret_cli("check", "--no-cache", "--output-format", "json", *select, ".").stdout
+        )
+        return sorted(
+            (d["filename"], d["location"]["row"], d["code"])
+            for d in found
+            if d["code"].startswith("TRR")
+        )
+
+    only = trr("--select", "TRR")
+    assert only == trr("--select", "ALL")
+    assert {code for _, _, code in only} == {f"TRR00{n}" for n in range(1, 8)}
+
+
+AGENT_LOOP = """\
+import json
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def run(question, tools, functions):
+    input_items = [{{"role": "user", "content": question}}]
+    while True:
+        response = client.responses.create(model="o4-mini", input=input_items, tools=tools)
+        calls = [i for i in response.output if i.type == "function_call"]
+        if not calls:
+            return response.output_text
+{added}
+        for call in calls:
+            result = functions[call.name](**json.loads(call.arguments))
+            input_items.append(
+                {{"type": "function_call_output", "call_id": call.call_id, "output": str(result)}}
+            )
+{after}
+"""
+
+
+@pytest.mark.parametrize(
+    ("added", "after", "expected"),
+    [
+        # the agent loop as OpenAI's samples write it: every call answered, one request
+        ("        input_items += response.output", "", []),
+        # the reasoning items dropped (o4-mini, no previous_response_id)
+        ("        input_items += calls", "", ["TRR007"]),
+        # ... unless the loop keeps them
+        (
+            "        input_items += [i for i in response.output if i.type == 'reasoning']\n"
+            "        input_items += calls",
+            "",
+            [],
+        ),
+        # a break after the first answer: the other calls are left unanswered
+        ("        input_items += response.output", "            break", ["TRR004"]),
+    ],
+)
+def test_agent_loops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke,
+    added: str, after: str, expected: list[str],
+) -> None:  # fmt: skip
+    (tmp_path / "agent.py").write_text(AGENT_LOOP.format(added=added, after=after))
+    monkeypatch.chdir(tmp_path)
+    result = toolret_cli("check", "--no-cache", "--output-format", "json", ".")
+    assert _codes(result.stdout) == expected
+
+
+@pytest.mark.parametrize(
+    ("limit", "expected"),
+    [
+        ("", ["TRR004"]),
+        (", parallel_tool_calls=True", ["TRR004"]),
+        (", parallel_tool_calls=False", []),
+        (", parallel_tool_calls=settings.parallel", []),
+        (', tool_choice={"type": "function", "name": "get_weather"}', []),
+        (", **options", []),
+    ],
+)
+def test_one_call_answered_unless_the_model_is_limited_to_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke,
+    limit: str, expected: list[str],
+) -> None:  # fmt: skip
+    (tmp_path / "one.py").write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\n\n\n"
+        "def run(question, tools, settings, options):\n"
+        "    response = client.responses.create(\n"
+        f"        model='gpt-4.1', input=question, tools=tools{limit}\n"
+        "    )\n"
+        "    call = response.output[0]\n"
+        "    out = {'type': 'function_call_output', 'call_id': call.call_id, 'output': 'ok'}\n"
+        "    return client.responses.create(\n"
+        "        model='gpt-4.1', previous_response_id=response.id, input=[out], tools=tools\n"
+        "    )\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = toolret_cli("check", "--no-cache", "--output-format", "json", ".")
+    assert _codes(result.stdout) == expected
+
+
+REGISTRY = """\
+import json
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def get_weather(city: str) -> str:
+    if not city:
+        return ValueError("no city")
+    return f"Sunny in {{city}}"
+
+
+FUNCTIONS = {{"get_weather": get_weather}}
+
+
+def run(question, tools):
+    response = client.responses.create(model="gpt-4.1", input=question, tools=tools)
+    outputs = []
+    for item in response.output:
+        if item.type == "function_call":
+            result = FUNCTIONS[item.name](**json.loads(item.arguments))
+            outputs.append(
+                {{"type": "function_call_output", "call_id": item.call_id, "output": str(result)}}
+            )
+    {chat}return client.responses.create(
+        model="gpt-4.1", previous_response_id=response.id, input=outputs, tools=tools
+    )
+"""
+
+
+@pytest.mark.parametrize(
+    ("chat", "title"),
+    [
+        ("", "Responses API tool"),
+        # a module that also sends Chat Completions requests: its registry is the Chat loop's
+        (
+            "client.chat.completions.create(model='gpt-4.1', messages=[])\n    ",
+            "Chat Completions tool",
+        ),
+    ],
+)
+def test_registry_functions_of_a_responses_loop_are_its_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke, chat: str, title: str
+) -> None:
+    """TRV901/TRV902 apply to the functions a Responses loop dispatches to, named once, as
+    the tools of the family whose requests the module sends."""
+    (tmp_path / "loop.py").write_text(REGISTRY.format(chat=chat))
+    monkeypatch.chdir(tmp_path)
+    found = json.loads(toolret_cli("check", "--no-cache", "--output-format", "json", ".").stdout)
+    assert [(d["code"], d["message"].split(" `")[0]) for d in found] == [("TRV901", title)]

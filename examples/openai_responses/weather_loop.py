@@ -132,3 +132,53 @@ def dict_output(question: str) -> str:
         model=MODEL, previous_response_id=response.id, input=outputs, tools=tools
     )
     return final.output_text
+
+
+def first_call_only(question: str) -> str:
+    """Only the first function call answered, while the whole output is sent back."""
+    input_items: list = [{"role": "user", "content": question}]
+    response = client.responses.create(model=MODEL, input=input_items, tools=tools)
+    call = next(item for item in response.output if item.type == "function_call")
+    input_items += response.output
+    input_items.append(
+        {
+            "type": "function_call_output",
+            "call_id": call.call_id,  # expect: TRR004
+            "output": get_weather(**json.loads(call.arguments)),
+        }
+    )
+    return client.responses.create(model=MODEL, input=input_items, tools=tools).output_text
+
+
+def chat_messages(question: str) -> str:
+    """Chat Completions' tool message kept in a Responses history."""
+    input_items: list = [{"role": "user", "content": question}]
+    response = client.responses.create(model=MODEL, input=input_items, tools=tools)
+    input_items += response.output
+    for item in response.output:
+        if item.type == "function_call":
+            input_items.append(
+                {  # expect: TRR005
+                    "role": "tool",
+                    "tool_call_id": item.call_id,
+                    "content": get_weather(**json.loads(item.arguments)),
+                }
+            )
+    return client.responses.create(model=MODEL, input=input_items, tools=tools).output_text
+
+
+def reasoning_dropped(question: str) -> str:
+    """A reasoning model's calls sent back without the reasoning items before them."""
+    input_items: list = [{"role": "user", "content": question}]
+    response = client.responses.create(model="o4-mini", input=input_items, tools=tools)
+    calls = [item for item in response.output if item.type == "function_call"]
+    input_items += calls  # expect: TRR007
+    for call in calls:
+        input_items.append(
+            {
+                "type": "function_call_output",
+                "call_id": call.call_id,
+                "output": get_weather(**json.loads(call.arguments)),
+            }
+        )
+    return client.responses.create(model="o4-mini", input=input_items, tools=tools).output_text

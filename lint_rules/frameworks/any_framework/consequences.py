@@ -13,6 +13,7 @@ TITLES: Final[dict[str, str]] = {
     "mcp": "MCP tool",
     "langchain": "LangChain tool",
     "pydantic_ai": "Pydantic AI tool",
+    "openai_responses": "Responses API tool",
 }
 
 EXCEPTION: Final[dict[str, str]] = {
@@ -26,6 +27,8 @@ EXCEPTION: Final[dict[str, str]] = {
     "low-level handler's gets `Unexpected return type` instead)",
     "langchain": "the model reads its repr as the tool's normal result",
     "pydantic_ai": "the whole run aborts with `PydanticSerializationError`",
+    "openai_responses": "the loop sends the model its repr as the call's output, or "
+    "`json.dumps` raises",
 }
 
 COROUTINE: Final[dict[str, str]] = {
@@ -43,6 +46,8 @@ COROUTINE: Final[dict[str, str]] = {
     "langchain": 'the model reads "<coroutine object …>" as the result, and the work never runs',
     "pydantic_ai": "the whole run aborts with `PydanticSerializationError`, and the work "
     "never runs",
+    "openai_responses": 'the model reads "<coroutine object …>" as the output (or '
+    "`json.dumps` raises), and the work never runs",
 }
 
 

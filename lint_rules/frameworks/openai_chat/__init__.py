@@ -22,6 +22,7 @@ from lint_rules.frameworks.openai_chat.trv408 import ChatToolMessageReusedId
 from lint_rules.frameworks.openai_chat.trv409 import ChatToolCallLeftUnanswered
 from lint_rules.frameworks.openai_chat.trv410 import ChatToolMessageBeforeAssistantMessage
 from lint_rules.frameworks.openai_chat.trv411 import OllamaToolMessageKeys
+from lint_rules.frameworks.openai_responses.recognition import responses_only
 from lint_rules.frameworks.tool_function import ToolFunction, plain_tool
 from lint_rules.rules import Rule
 
@@ -51,38 +52,54 @@ class OpenAIChat:
         return [recognise(module, project)]
 
     def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
-        """The same-module functions of the file's registries (a loop dispatches to them)."""
-        found: dict[int, ToolFunction] = {}
-        for registry in recognise(module, project).registries:
-            if registry.is_globals:
-                continue
-            for _, _, value in registry.entries:
-                if not isinstance(value, cst.Name) or value.value in module.shadowed:
-                    continue
-                function = module.functions.get(value.value)
-                if function is not None and id(function) not in found:
-                    found[id(function)] = plain_tool(module, function, self.key)
-        return list(found.values())
+        """The same-module functions of the file's registries (a loop dispatches to them);
+        those of a module that sends only Responses API requests are that family's."""
+        if responses_only(module, project):
+            return []
+        return registry_tools(module, project, self.key)
 
     def describe(
         self, module: ParsedModule, project: Project | None
     ) -> Iterator[ToolFunctionReport]:
-        found = recognise(module, project)
-        for registry in found.registries:
-            for key, _, value in registry.entries:
-                if registry.is_globals:
-                    continue
-                name = getattr(value, "value", None)
-                function = module.functions.get(name) if isinstance(name, str) else None
-                if function is None:
-                    continue
-                yield ToolFunctionReport(
-                    framework=self.title,
-                    name=function.name.value,
-                    row=module.range_of(function.name).start.line,
-                    is_tool=True,
-                    reason=f"registered as tool `{key}` in `{registry.name}`",
-                )
+        if responses_only(module, project):
+            return iter(())
+        return registry_reports(module, project, self.title)
+
+
+def registry_tools(module: ParsedModule, project: Project | None, key: str) -> list[ToolFunction]:
+    """The same-module functions of the file's dispatch registries, as ``key``'s tools."""
+    found: dict[int, ToolFunction] = {}
+    for registry in recognise(module, project).registries:
+        if registry.is_globals:
+            continue
+        for _, _, value in registry.entries:
+            if not isinstance(value, cst.Name) or value.value in module.shadowed:
+                continue
+            function = module.functions.get(value.value)
+            if function is not None and id(function) not in found:
+                found[id(function)] = plain_tool(module, function, key)
+    return list(found.values())
+
+
+def registry_reports(
+    module: ParsedModule, project: Project | None, title: str
+) -> Iterator[ToolFunctionReport]:
+    """``toolret`` describes each registry function as a tool of ``title``."""
+    for registry in recognise(module, project).registries:
+        if registry.is_globals:
+            continue
+        for key, _, value in registry.entries:
+            name = getattr(value, "value", None)
+            function = module.functions.get(name) if isinstance(name, str) else None
+            if function is None:
+                continue
+            yield ToolFunctionReport(
+                framework=title,
+                name=function.name.value,
+                row=module.range_of(function.name).start.line,
+                is_tool=True,
+                reason=f"registered as tool `{key}` in `{registry.name}`",
+            )
 
 
 FRAMEWORK = OpenAIChat()

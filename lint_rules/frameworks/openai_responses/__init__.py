@@ -9,11 +9,18 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
-from lint_rules.frameworks.openai_responses.recognition import ResponsesFile, has_signal
+from lint_rules.frameworks.openai_responses.recognition import (
+    ResponsesFile,
+    has_signal,
+    responses_only,
+)
 from lint_rules.frameworks.openai_responses.trr001 import ResponsesChatToolSchema
 from lint_rules.frameworks.openai_responses.trr002 import ResponsesOutputType
 from lint_rules.frameworks.openai_responses.trr003 import ResponsesCallIdFromItemId
+from lint_rules.frameworks.openai_responses.trr004 import ResponsesUnansweredFunctionCall
+from lint_rules.frameworks.openai_responses.trr005 import ResponsesChatMessageInInput
 from lint_rules.frameworks.openai_responses.trr006 import ResponsesOutputWithoutCallId
+from lint_rules.frameworks.openai_responses.trr007 import ResponsesReasoningItemDropped
 from lint_rules.frameworks.tool_function import ToolFunction
 from lint_rules.rules import Rule
 
@@ -21,7 +28,10 @@ RULES: tuple[type[Rule], ...] = (
     ResponsesChatToolSchema,
     ResponsesOutputType,
     ResponsesCallIdFromItemId,
+    ResponsesUnansweredFunctionCall,
+    ResponsesChatMessageInInput,
     ResponsesOutputWithoutCallId,
+    ResponsesReasoningItemDropped,
 )
 
 
@@ -37,13 +47,23 @@ class OpenAIResponses:
         return [ResponsesFile(module, project)]
 
     def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
-        """None yet: the functions a Responses registry dispatches to are not recognised."""
-        return []
+        """The functions a Responses loop's dispatch registry calls (``FUNCTIONS[item.name]``),
+        in a module that sends Responses requests and no Chat Completions request: the
+        registries are the Chat family's recognition, shared."""
+        from lint_rules.frameworks.openai_chat import registry_tools
+
+        if not responses_only(module, project):
+            return []
+        return registry_tools(module, project, self.key)
 
     def describe(
         self, module: ParsedModule, project: Project | None
     ) -> Iterator[ToolFunctionReport]:
-        return iter(())
+        from lint_rules.frameworks.openai_chat import registry_reports
+
+        if not responses_only(module, project):
+            return iter(())
+        return registry_reports(module, project, self.title)
 
 
 FRAMEWORK = OpenAIResponses()

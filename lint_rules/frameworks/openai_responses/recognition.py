@@ -28,10 +28,14 @@ from lint_rules.frameworks.tool_loops import (
     collect,
     derived_from,
     dict_entry,
+    display_elements,
+    has_double_star,
     integer_index,
     keyword,
     literal_entry,
     scope_roots,
+    sent_values,
+    string_value,
 )
 
 PACKAGE = "openai"
@@ -159,6 +163,73 @@ class ResponsesFile:
                 found.append(item)
         return found
 
+    def input_items(self, scope: Scope, request: cst.Call) -> list[cst.BaseExpression]:
+        """The items known to reach a request's ``input=``: the elements of its display
+        (``input=[...]``, ``input=history + [...]``), or of the list a name holds — its
+        displays in the scope, and what ``append``/``insert``/``extend``/``+=`` add to it
+        before the request or in a loop around both. Names of displays bound once are
+        read as the display."""
+        arg = keyword(request, "input")
+        if arg is None:
+            return []
+        found = display_elements(arg.value)
+        names = [arg.value] if isinstance(arg.value, cst.Name) else []
+        if isinstance(arg.value, cst.BinaryOperation):
+            names = [n for n in (arg.value.left, arg.value.right) if isinstance(n, cst.Name)]
+        for name in names:
+            found.extend(self._list_items(scope, name.value, request))
+        items = []
+        for item in found:
+            if isinstance(item, cst.Name):
+                value = scope.value_of(item.value)
+                item = value if value is not None else item
+            items.append(item)
+        return items
+
+    def _list_items(self, scope: Scope, name: str, request: cst.Call) -> list[cst.BaseExpression]:
+        found: list[cst.BaseExpression] = []
+        for value in scope.assignments.get(name, []):
+            if value is not None:
+                found.extend(display_elements(value))
+        for node in collect(scope.node, cst.Call, cst.AugAssign):
+            target: cst.BaseExpression
+            if isinstance(node, cst.AugAssign):
+                target, added = node.target, display_elements(node.value)
+            else:
+                assert isinstance(node, cst.Call)
+                func = node.func
+                target = func.value if isinstance(func, cst.Attribute) else func
+                added = sent_values(node)
+            named = isinstance(target, cst.Name) and target.value == name
+            if added and named and self._reaches(scope, node, request):
+                found.extend(added)
+        return found
+
+    def _reaches(self, scope: Scope, change: cst.CSTNode, request: cst.Call) -> bool:
+        """A change of a list comes before the request, or a loop holds both."""
+        index = self.module.index
+        where, sent = index.span(change)[0], index.span(request)[0]
+        if where < sent:
+            return True
+        for loop in collect(scope.node, cst.For, cst.While):
+            start, end = index.span(loop)
+            if start <= where < end and start <= sent < end:
+                return True
+        return False
+
+    @cached_property
+    def chat_message_lists(self) -> frozenset[str]:
+        """The source text of every name or attribute passed as ``messages=`` anywhere in
+        the module (a list that also goes to Chat Completions or another provider)."""
+        found = set()
+        for call in collect(self.module.tree, cst.Call, nested=True):
+            assert isinstance(call, cst.Call)
+            arg = keyword(call, "messages")
+            if arg is not None:
+                for part in collect(arg.value, cst.Name, cst.Attribute):
+                    found.add(self.module.code_for(part).strip())
+        return frozenset(found)
+
     @cached_property
     def function_call_outputs(self) -> list[tuple[Scope, cst.Dict]]:
         """Every ``{"type": "function_call_output", ...}`` display, with its scope."""
@@ -195,6 +266,72 @@ class ResponsesFile:
         found = derived_from(self.module, scope, node, lambda n: self.response_output(scope, n))
         return found is not None
 
+    def items_response(self, scope: Scope, node: cst.BaseExpression) -> str | None:
+        """The response whose ``output`` items ``node`` iterates (``r.output`` or a list
+        derived from it), if it does."""
+        return derived_from(self.module, scope, node, lambda n: self.response_output(scope, n))
+
+    @cached_property
+    def parallel_limited(self) -> bool:
+        """A request may limit the model to one function call per response:
+        ``parallel_tool_calls=`` anything but a literal ``True``, a ``tool_choice=``
+        other than ``"auto"``/``"required"``, or a request with ``**kwargs``."""
+        for call in collect(self.module.tree, cst.Call, nested=True):
+            assert isinstance(call, cst.Call)
+            arg = keyword(call, "parallel_tool_calls")
+            if arg is not None and not (
+                isinstance(arg.value, cst.Name) and arg.value.value == "True"
+            ):
+                return True
+        for node in collect(self.module.tree, cst.Dict, nested=True):
+            assert isinstance(node, cst.Dict)
+            entry = dict_entry(node, "parallel_tool_calls")
+            if entry is not None and not (
+                isinstance(entry.value, cst.Name) and entry.value.value == "True"
+            ):
+                return True
+        for _, request in self.requests:
+            if has_double_star(request):
+                return True
+            choice = keyword(request, "tool_choice")
+            if choice is not None and string_value(choice.value) not in ("auto", "required"):
+                return True
+        return False
+
+    def carries_calls(self, scope: Scope, response: str) -> bool:
+        """The response's function calls reach a later request of the scope: its output
+        is added to a list (``x += r.output``, ``x.extend(r.output)``, ``[*r.output]``,
+        ``r.output + [...]``), or a request chains it (``previous_response_id=r.id``)."""
+        for node in collect(
+            scope.node, cst.AugAssign, cst.StarredElement, cst.BinaryOperation, cst.Call
+        ):
+            if isinstance(node, cst.AugAssign):
+                operands: list[cst.BaseExpression] = [node.value]
+            elif isinstance(node, cst.StarredElement):
+                operands = [node.value]
+            elif isinstance(node, cst.BinaryOperation):
+                operands = [node.left, node.right] if isinstance(node.operator, cst.Add) else []
+            else:
+                assert isinstance(node, cst.Call)
+                func = node.func
+                extends = isinstance(func, cst.Attribute) and func.attr.value == "extend"
+                operands = [node.args[0].value] if extends and len(node.args) == 1 else []
+            if any(self.response_output(scope, o) == response for o in operands):
+                return True
+        for _, request in self.requests:
+            arg = keyword(request, "previous_response_id")
+            if (
+                arg is not None
+                and isinstance(arg.value, cst.Attribute)
+                and arg.value.attr.value == "id"
+                and isinstance(arg.value.value, cst.Name)
+                and arg.value.value.value == response
+                and self.module.index.enclosing_scope(request)
+                is self.module.index.enclosing_scope(arg.value)
+            ):
+                return True
+        return False
+
     def is_output_item(self, scope: Scope, node: cst.BaseExpression, anchor: cst.CSTNode) -> bool:
         """Whether ``node`` (read at ``anchor``) is one item of a response's ``output``: the
         target of a loop or comprehension over it that holds ``anchor``, or
@@ -225,6 +362,21 @@ class ResponsesFile:
                     return self.output_items_of(scope, clause.iter)
                 clause = clause.inner_for_in
         return False
+
+
+def responses_only(module: ParsedModule, project: Project | None = None) -> bool:
+    """The module imports ``openai`` and sends Responses API requests but no Chat
+    Completions request: the functions its dispatch registries call are tools of a
+    Responses loop (``openai_chat`` recognises the registries, for both families)."""
+    from lint_rules.frameworks.openai_chat.recognition import recognise
+
+    def decide() -> bool:
+        responses = ResponsesFile(module, project)
+        return (
+            responses.is_checked and responses.makes_requests and not recognise(module).requests
+        )
+
+    return bool(module.remembered("openai_responses.only", (), decide))
 
 
 def _is_response(value: cst.BaseExpression | None) -> bool:

@@ -48,7 +48,8 @@ class ResponsesChatToolSchema(Rule):
     Checks for a Chat Completions tool schema — `{"type": "function",
     "function": {"name": ..., "parameters": ...}}`, or
     `openai.pydantic_function_tool(Model)` — in the `tools=` of a
-    `responses.create(...)` or `responses.stream(...)` request.
+    `responses.create(...)` request, or a nested schema literal in the
+    `tools=` of `responses.stream(...)`.
 
     ## Why is this bad?
     The Responses API takes function tools flat: `{"type": "function",
@@ -56,8 +57,14 @@ class ResponsesChatToolSchema(Rule):
     and the server rejects the request: HTTP 400 "Missing required
     parameter: 'tools[0].name'". Code ported from Chat Completions keeps its
     tool list, and `pydantic_function_tool` makes the Chat form too.
+    `responses.stream(...)` converts `pydantic_function_tool`'s schema, but
+    raises on a nested literal before sending anything: "Expected Chat
+    Completions function tool shape to be created using
+    `openai.pydantic_function_tool()`" (openai 1.109 and 3.63, verified with
+    a mocked transport).
 
-    `responses.parse(...)` is not checked: it converts these schemas itself.
+    `responses.parse(...)` is not checked: it converts `pydantic_function_tool`
+    itself (and rejects a nested literal the same way as `stream`).
     The tool list is read where it is written: a list display in the call, or
     a name bound once to one in the same function or the module body, with
     its elements as displays or names of module-level displays.
@@ -131,10 +138,18 @@ class GetWeather(BaseModel):
 
 
 async def run(aclient: openai.AsyncOpenAI, question: str):
-    async with aclient.responses.stream(
+    return await aclient.responses.create(
         model="gpt-4.1", input=question, tools=[openai.pydantic_function_tool(GetWeather)]
-    ) as stream:
-        return await stream.get_final_response()
+    )
+""",
+        ),
+        Example(
+            title="a nested schema streamed (the SDK raises before sending)",
+            code=_CHAT_HEAD
+            + """\
+def run(question):
+    with client.responses.stream(model="gpt-4.1", input=question, tools=tools) as stream:
+        return stream.get_final_response()
 """,
         ),
     )
@@ -145,6 +160,24 @@ async def run(aclient: openai.AsyncOpenAI, question: str):
             + """\
 def run(question):
     return client.responses.create(model="gpt-4.1", input=question, tools=tools)
+""",
+        ),
+        Example(
+            title="`responses.stream` converts `pydantic_function_tool` too",
+            code="""\
+import openai
+from pydantic import BaseModel
+
+
+class GetWeather(BaseModel):
+    city: str
+
+
+async def run(aclient: openai.AsyncOpenAI, question: str):
+    async with aclient.responses.stream(
+        model="gpt-4.1", input=question, tools=[openai.pydantic_function_tool(GetWeather)]
+    ) as stream:
+        return await stream.get_final_response()
 """,
         ),
         Example(
@@ -186,11 +219,12 @@ def respond(question):
         for scope, request in context.requests:
             func = request.func
             assert isinstance(func, cst.Attribute)
-            if func.attr.value == "parse":
+            method = func.attr.value
+            if method == "parse":
                 continue
             for tool in context.listed(scope, request, "tools"):
                 if isinstance(tool, cst.Call):
-                    if module.qualified_name(tool.func) in _PYDANTIC_TOOL:
+                    if method == "create" and module.qualified_name(tool.func) in _PYDANTIC_TOOL:
                         yield Finding(
                             node=tool,
                             message=(
@@ -204,13 +238,19 @@ def respond(question):
                 nested = _nested_function(tool)
                 if nested is None:
                     continue
+                failure = (
+                    'the SDK raises before sending it ("Expected Chat Completions function '
+                    'tool shape to be created using `openai.pydantic_function_tool()`")'
+                    if method == "stream"
+                    else 'rejects this request (HTTP 400 "Missing required parameter: '
+                    "'tools[0].name'\")"
+                )
                 yield Finding(
                     node=tool,
                     message=(
                         'A Chat Completions tool schema (`{"type": "function", "function": '
                         '{...}}`): the Responses API takes it flat (`{"type": "function", '
-                        '"name": ..., "parameters": ...}`) and rejects this request (HTTP 400 '
-                        "\"Missing required parameter: 'tools[0].name'\")"
+                        f'"name": ..., "parameters": ...}}`), and {failure}'
                     ),
                     fix=_flatten(module.index.original(tool), tool, nested),
                 )
