@@ -476,7 +476,7 @@ def _need_watchfiles() -> None:
     try:
         import watchfiles  # noqa: F401
     except ImportError:
-        _fail("--watch needs the file watcher: pip install 'toolret[watch]'")
+        _fail("--watch needs the file watcher: pip install -e 'path/to/toolret[watch]' (from a clone)")
 
 
 def _with_config_defaults(
@@ -817,7 +817,7 @@ def _watch_changes(targets: list[Path], cache_dir: Path | None) -> Iterator[obje
     try:
         import watchfiles
     except ImportError:
-        _fail("--watch needs the file watcher: pip install 'toolret[watch]'")
+        _fail("--watch needs the file watcher: pip install -e 'path/to/toolret[watch]' (from a clone)")
     ignore = (*watchfiles.DefaultFilter.ignore_dirs, ".toolret_cache")
     if cache_dir is not None:
         ignore = (*ignore, cache_dir.name)
@@ -1470,8 +1470,8 @@ def linter(output_format: str) -> None:
 
 @main.command()
 def lsp() -> None:
-    """Run the language server over stdin/stdout (needs `pip install 'toolret[lsp]'`);
-    `toolret server` is the same, under ruff's name."""
+    """Run the language server over stdin/stdout (needs the `lsp` extra: `pip install -e
+    'path/to/toolret[lsp]'` from a clone); `toolret server` is the same, under ruff's name."""
     try:
         from lint_rules.lsp import main as serve
     except ImportError as error:

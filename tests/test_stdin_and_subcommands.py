@@ -126,7 +126,7 @@ def test_watch_without_watchfiles_fails_before_checking(
     monkeypatch.setitem(sys.modules, "watchfiles", None)  # importing it raises ImportError
     result = toolret_cli("check", "--watch", "--output-format", "concise", ".")
     assert result.exit_code == 2
-    assert "pip install 'toolret[watch]'" in result.stderr
+    assert "pip install -e 'path/to/toolret[watch]'" in result.stderr
     assert "TRV101" not in result.stdout and "Watching" not in result.stdout
     assert "Starting linter" not in result.stdout
     assert not (tmp_path / ".toolret_cache").exists()  # no check ran

@@ -1,6 +1,6 @@
 """``toolret lsp``: a language server (pygls 2.x) with diagnostics as you type and quick fixes.
 
-Install it with the ``lsp`` extra (``pip install 'toolret[lsp]'``) and point any
+Install it with the ``lsp`` extra (``pip install -e 'path/to/toolret[lsp]'`` in a clone) and point any
 LSP client at ``toolret lsp`` (or ``python -m lint_rules.lsp``), which speaks
 JSON-RPC on stdin/stdout.
 
@@ -107,7 +107,8 @@ try:
     import pygls  # noqa: F401
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        "toolret lsp needs the language-server extra: pip install 'toolret[lsp]'"
+        "toolret lsp needs the language-server extra: pip install -e 'path/to/toolret[lsp]'"
+        " (from a clone of toolret: it is not on a package index)"
     ) from error
 
 from lint_rules.lsp.actions import _with_noqa

@@ -372,9 +372,7 @@ def responses_only(module: ParsedModule, project: Project | None = None) -> bool
 
     def decide() -> bool:
         responses = ResponsesFile(module, project)
-        return (
-            responses.is_checked and responses.makes_requests and not recognise(module).requests
-        )
+        return responses.is_checked and responses.makes_requests and not recognise(module).requests
 
     return bool(module.remembered("openai_responses.only", (), decide))
 
