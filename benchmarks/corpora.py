@@ -201,6 +201,7 @@ class FileBuilder:
         self.behaviour_name = ""
         self.behaviour_lines: list[str] = []
         self.loop_params: tuple[str, str, int, str, bool] = ("", "", 0, "", False)
+        self.responses_params: tuple[str, str, str] | None = None
 
     # -- small vocabulary helpers ------------------------------------------------------
     def field(self) -> str:
@@ -584,6 +585,41 @@ class FileBuilder:
         ]
         return [*schema, "", "", *registry, "", "", *loop]
 
+    def responses_section(self) -> list[str]:
+        """A Responses API loop over the same tools: the flat schema made from ``TOOLS``,
+        the whole output sent back, each call answered (now and then with the item's
+        ``id`` instead of its ``call_id``, or an unserialised result)."""
+        if self.responses_params is None:
+            return []
+        loop_name, content, call_id = self.responses_params
+        _, _, rounds, model, _ = self.loop_params
+        return [
+            'RESPONSES_TOOLS = [{"type": "function", **tool["function"]} for tool in TOOLS]',
+            "",
+            "",
+            f"def {loop_name}(question: str) -> str:",
+            '    input_items: list = [{"role": "user", "content": question}]',
+            f"    for _ in range({rounds}):",
+            "        response = client.responses.create(",
+            f'            model="{model}", input=input_items, tools=RESPONSES_TOOLS',
+            "        )",
+            '        calls = [item for item in response.output if item.type == "function_call"]',
+            "        if not calls:",
+            "            return response.output_text",
+            "        input_items += response.output",
+            "        for call in calls:",
+            "            function = REGISTRY.get(call.name)",
+            "            if function is None:",
+            '                result = {"error": f"unknown tool {call.name}"}',
+            "            else:",
+            "                result = function(**json.loads(call.arguments or '{}'))",
+            "            input_items.append(",
+            f'                {{"type": "function_call_output", "call_id": call.{call_id}, '
+            f'"output": {content}}}',
+            "            )",
+            '    return "I could not finish that request."',
+        ]
+
     def record_dataclass(self) -> list[str]:
         d = self.d
         f1 = self.rng.choice(d.fields)
@@ -614,6 +650,12 @@ class FileBuilder:
             rng.choice(MODELS),
             rng.random() < 0.3,
         )
+        if rng.random() < 0.5:
+            self.responses_params = (
+                self.names.make("respond", self.d.area),
+                rng.choice(("json.dumps(result)", "str(result)", "json.dumps(result)", "result")),
+                rng.choice(("call_id", "call_id", "call_id", "id")),
+            )
         adders = (
             lambda: self.actions.append(self.browser_action()),
             lambda: self.agent_tools.append(self.agent_tool()),
@@ -681,6 +723,8 @@ class FileBuilder:
             *(lines for *_, lines in self.chat_tools),
             self.chat_section(),
         ]
+        if self.responses_params is not None:
+            blocks.append(self.responses_section())
         out: list[str] = []
         for i, block in enumerate(blocks):
             if i:
@@ -694,8 +738,9 @@ def generate_tool_corpus(dest: Path, target_lines: int, seed: int = 20240) -> Co
 
     Every file is ``<package>/functions/<stem>.py`` (or a flow's ``functions`` /
     ``function_steps`` folder) defining ``def <stem>(conv, ...)`` plus browser-use
-    actions, Agents SDK function tools with a ``tool_use_behavior`` function, and a
-    Chat Completions tool loop; about a third of the return sites are wrong.
+    actions, Agents SDK function tools with a ``tool_use_behavior`` function, a
+    Chat Completions tool loop, and in half of them a Responses API loop over the same
+    tools; about a third of the return sites are wrong.
     """
     rng = random.Random(seed)
     stems: set[str] = set()
@@ -724,7 +769,7 @@ def generate_tool_corpus(dest: Path, target_lines: int, seed: int = 20240) -> Co
         files,
         lines,
         f"generated (seed {seed}): every file has PolyAI, browser-use, Agents SDK "
-        "and Chat Completions tool code",
+        "and Chat Completions tool code, half of them a Responses API loop",
     )
 
 
