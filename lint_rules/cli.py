@@ -476,7 +476,10 @@ def _need_watchfiles() -> None:
     try:
         import watchfiles  # noqa: F401
     except ImportError:
-        _fail("--watch needs the file watcher: pip install -e 'path/to/toolret[watch]' (from a clone)")
+        _fail(_WATCH_HINT)
+
+
+_WATCH_HINT = "--watch needs the file watcher: pip install -e 'path/to/toolret[watch]' (a clone)"
 
 
 def _with_config_defaults(
@@ -817,7 +820,7 @@ def _watch_changes(targets: list[Path], cache_dir: Path | None) -> Iterator[obje
     try:
         import watchfiles
     except ImportError:
-        _fail("--watch needs the file watcher: pip install -e 'path/to/toolret[watch]' (from a clone)")
+        _fail(_WATCH_HINT)
     ignore = (*watchfiles.DefaultFilter.ignore_dirs, ".toolret_cache")
     if cache_dir is not None:
         ignore = (*ignore, cache_dir.name)

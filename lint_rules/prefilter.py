@@ -121,6 +121,11 @@ _LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
         "tool_calls",
         r"\.completions\.(?:with_raw_response\.)?(?:create|stream|parse)\(",
     ),
+    "openai_responses": (
+        "function_call",
+        r"\.responses\.(?:with_raw_response\.|with_streaming_response\.)?"
+        r"(?:create|stream|parse)\(",
+    ),
 }
 """A tool loop whose client is made in another module of the project (``client =
 get_client()``) need not import the SDK: a request written out (``.messages.create(``)

@@ -731,6 +731,63 @@ def test_a_chat_loop_whose_client_comes_from_another_module(tmp_path: Path) -> N
     assert flake8_style(tmp_path / "app" / "loop.py") == []
 
 
+RESPONSES_LOOP = """\
+import json
+
+from .llm import <IMPORT>
+
+<CLIENT>
+
+
+def run(question, tools):
+    response = client.responses.create(model="gpt-4.1", input=question, tools=tools)
+    outputs = [
+        {"type": "function_call_output", "call_id": item.call_id, "output": {"ok": 1}}
+        for item in response.output
+        if item.type == "function_call"
+    ]
+    return client.responses.create(
+        model="gpt-4.1", previous_response_id=response.id, input=outputs, tools=tools
+    )
+"""
+RESPONSES_LLM = """\
+import openai
+import mylib
+
+
+def get_client() -> openai.OpenAI:
+    return openai.OpenAI()
+
+
+def other_client():
+    return mylib.Client()
+
+
+client = openai.AsyncOpenAI()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "binding", "reported"),
+    [
+        ("get_client", "client = get_client()", True),
+        ("client", "", True),  # a module-level client of llm.py
+        ("other_client", "client = other_client()", False),  # not OpenAI's
+        ("get_client", "client = pick()", False),  # not known
+    ],
+)
+def test_a_responses_loop_whose_client_comes_from_another_module(
+    tmp_path: Path, imports: str, binding: str, reported: bool
+) -> None:
+    """The loop module need not import ``openai`` (*Project facts*): the prefilter passes
+    it on the request it writes, and the family reads the client's class in ``llm.py``."""
+    loop = RESPONSES_LOOP.replace("<IMPORT>", imports).replace("<CLIENT>", binding)
+    write(tmp_path, {"app/__init__.py": "", "app/llm.py": RESPONSES_LLM, "app/loop.py": loop})
+    expected = [("loop.py", 11, "TRR002")] if reported else []
+    assert check([tmp_path]) == expected
+    assert check([tmp_path / "app" / "loop.py"]) == expected
+
+
 # ----------------------------------- Pydantic AI tools listed by an agent of another module
 
 

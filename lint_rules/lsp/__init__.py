@@ -1,7 +1,7 @@
 """``toolret lsp``: a language server (pygls 2.x) with diagnostics as you type and quick fixes.
 
-Install it with the ``lsp`` extra (``pip install -e 'path/to/toolret[lsp]'`` in a clone) and point any
-LSP client at ``toolret lsp`` (or ``python -m lint_rules.lsp``), which speaks
+Install it with the ``lsp`` extra (``pip install -e 'path/to/toolret[lsp]'`` in a
+clone) and point any LSP client at ``toolret lsp`` (or ``python -m lint_rules.lsp``), which speaks
 JSON-RPC on stdin/stdout.
 
 What it does

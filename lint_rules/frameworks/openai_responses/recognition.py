@@ -33,6 +33,7 @@ from lint_rules.frameworks.tool_loops import (
     integer_index,
     keyword,
     literal_entry,
+    project_client,
     scope_roots,
     sent_values,
     string_value,
@@ -76,7 +77,16 @@ class ResponsesFile:
 
     @cached_property
     def is_checked(self) -> bool:
-        return self.module.imports_module(PACKAGE)
+        """The module imports ``openai``, or a request's client is an OpenAI client made
+        in another module of the project (``client = get_client()``, ``from .llm import
+        client``): *Project facts*."""
+        if self.module.imports_module(PACKAGE):
+            return True
+        return any(
+            project_client(self.module, call, 2, (PACKAGE,))
+            for call in collect(self.module.tree, cst.Call, nested=True)
+            if isinstance(call, cst.Call) and is_request(call)
+        )
 
     @cached_property
     def scopes(self) -> list[Scope]:
