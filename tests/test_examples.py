@@ -82,7 +82,7 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("langchain", "TRV7", 6),
         ("pydantic_ai", "TRV8", 3),
         ("openai_agents", "TRV9", 2),
-        ("openai_responses", "TRR00", 7),
+        ("openai_responses", "TRR0", 7),
     ],
 )
 def test_toolret_reports_exactly_the_expected_findings(
