@@ -89,9 +89,12 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRR005": True,
     "TRR006": True,
     "TRR007": True,
+    "TRG001": True,
+    "TRG002": True,
+    "TRG004": True,
 }
 
-CODE_PREFIXES: Final = ("TRV", "TRR")
+CODE_PREFIXES: Final = ("TRV", "TRR", "TRG")
 """The letters of toolret's codes (RULES.md "Codes after TRV9xx"): ``TRV`` for the engine
 and the families up to TRV9xx, frozen at three digits, then one ``TR<X>`` per family
 after it. Each is a flake8 entry point (``pyproject.toml``; a test keeps the two equal):
@@ -108,6 +111,7 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "pydantic_ai": "TRV8",
     "any_framework": "TRV9",
     "openai_responses": "TRR",
+    "google_genai": "TRG",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
 

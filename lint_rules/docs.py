@@ -27,6 +27,7 @@ FRAMEWORK_TITLES = {
     "langchain": "LangChain and LangGraph",
     "pydantic_ai": "Pydantic AI",
     "openai_responses": "OpenAI Responses API tool loops",
+    "google_genai": "Google Gen AI SDK (Gemini) function calling",
     "any_framework": "any framework (every family's tool functions)",
 }
 _SECTION = re.compile(r"^## (.+)$", re.MULTILINE)

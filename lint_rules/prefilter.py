@@ -34,6 +34,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "langchain": ("langchain", "langgraph"),
     "pydantic_ai": ("pydantic_ai",),
     "openai_responses": ("openai",),
+    "google_genai": ("genai",),
 }
 _REQUIRES: Final[dict[str, tuple[str, ...]]] = {
     # The Responses API's tool-loop items (``function_call``, ``function_call_output``),
@@ -105,6 +106,9 @@ _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "openai_agents": _STATEMENT + r"(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
     "openai_chat": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
     "openai_responses": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
+    # ``from google import genai``, ``import google.genai``, ``from google.genai import``
+    "google_genai": _STATEMENT
+    + r"(?:\s|\\)+google(?:\.genai\b|(?:\s|\\)+import\b[^\n#;]*\bgenai\b)",
     "anthropic": _STATEMENT + r"(?:\s|\\)+anthropic\b|\bimport\s[^\n#;]*,\s*anthropic\b",
     # the packages ``mcp`` and ``fastmcp``, or a server imported by the name ``mcp`` from
     # another module of the project (``from .server import mcp``)

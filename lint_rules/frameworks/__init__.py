@@ -22,6 +22,7 @@ FRAMEWORK_PACKAGES = (
     "langchain",
     "pydantic_ai",
     "openai_responses",
+    "google_genai",
     "any_framework",
 )
 """The families, in the order their rules run; ``any_framework`` (TRV9xx, over every other

@@ -1,0 +1,170 @@
+"""Recognition of Google Gen AI SDK (``google-genai``) function calling.
+
+A module is checked when it imports ``google.genai`` (``from google import genai``,
+``from google.genai import types``). The SDK's own constructors are recognised through
+the imports, whatever the module calls them (``types.Part.from_function_response``,
+``genai.types.FunctionResponse``, ``from google.genai.types import Part``):
+
+- *function responses*: ``Part.from_function_response(name=..., response=...)``,
+  ``FunctionResponse(..., response=...)``, ``Part(function_response=...)``, and dict
+  displays ``{"function_response": {...}}``;
+- *function calls* (the model's, echoed back): ``Part.from_function_call(...)``,
+  ``FunctionCall(...)``, ``Part(function_call=...)``, ``{"function_call": {...}}``;
+- *contents*: ``types.Content(role=..., parts=[...])``;
+- *automatic function calling*: the plain functions listed in a
+  ``GenerateContentConfig(tools=[...])`` (or a ``config={"tools": [...]}`` display)
+  whose ``automatic_function_calling`` is not disabled.
+
+The Gemini Developer API gives function calls no ``id`` (``FunctionCall.id`` is
+``None`` there), so answers cannot be matched to calls by id: rules that count answers
+match them by position in the model's turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import libcst as cst
+
+from lint_rules import prefilter
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.frameworks.tool_loops import (
+    Scope,
+    collect,
+    dict_entry,
+    integer_index,
+    keyword,
+    scope_roots,
+)
+
+PACKAGE = "google.genai"
+TYPES = "google.genai.types"
+
+
+def has_signal(source: str, path: str) -> bool:
+    return prefilter.has_signal("google_genai", source, path)
+
+
+@dataclass
+class GenaiFile:
+    """One module that may hold Gemini function-calling code."""
+
+    module: ParsedModule
+    project: Project | None = None
+
+    @cached_property
+    def is_checked(self) -> bool:
+        return self.module.imports_module(PACKAGE)
+
+    @cached_property
+    def scopes(self) -> list[Scope]:
+        return [Scope(self, node) for node in scope_roots(self.module)]
+
+    def sdk_name(self, func: cst.BaseExpression) -> str | None:
+        """``Part.from_function_response`` of a callee that resolves to
+        ``google.genai.types.Part.from_function_response`` (the name after ``types.``)."""
+        qualified = self.module.qualified_name(func)
+        if qualified is None or not qualified.startswith(TYPES + "."):
+            return None
+        return qualified[len(TYPES) + 1 :]
+
+    def calls_of(self, *names: str) -> list[tuple[Scope, cst.Call]]:
+        """Every call of one of the SDK's ``names`` (``"FunctionResponse"``), with its
+        scope."""
+        wanted = frozenset(names)
+        found = []
+        for scope in self.scopes:
+            for node in collect(scope.node, cst.Call):
+                if isinstance(node, cst.Call) and self.sdk_name(node.func) in wanted:
+                    found.append((scope, node))
+        return found
+
+    def is_response(self, scope: Scope, name: str) -> bool:
+        """Every binding of ``name`` in ``scope`` is a request's result (``r =
+        client.models.generate_content(...)``, ``r = await ...``, ``r =
+        chat.send_message(...)``)."""
+        values = scope.assignments.get(name, [])
+        return bool(values) and all(_is_response(value) for value in values)
+
+    def calls_of_response(self, scope: Scope, node: cst.BaseExpression) -> str | None:
+        """The response name whose function calls ``node`` is: ``r.function_calls`` of a
+        response made in the scope."""
+        if (
+            isinstance(node, cst.Attribute)
+            and node.attr.value == "function_calls"
+            and isinstance(node.value, cst.Name)
+            and self.is_response(scope, node.value.value)
+        ):
+            return node.value.value
+        return None
+
+    def model_turn_of(self, scope: Scope, node: cst.BaseExpression) -> str | None:
+        """The response whose model turn ``node`` is: ``r.candidates[0].content``."""
+        if not (isinstance(node, cst.Attribute) and node.attr.value == "content"):
+            return None
+        inner = node.value
+        if not (isinstance(inner, cst.Subscript) and integer_index(inner)):
+            return None
+        owner = inner.value
+        if (
+            isinstance(owner, cst.Attribute)
+            and owner.attr.value == "candidates"
+            and isinstance(owner.value, cst.Name)
+            and self.is_response(scope, owner.value.value)
+        ):
+            return owner.value.value
+        return None
+
+    def kind_of_part(self, scope: Scope, node: cst.BaseExpression, depth: int = 0) -> str | None:
+        """``"call"`` or ``"response"`` for a part known to hold a function call or a
+        function response: the SDK's constructors, ``Part(function_call=...)``, a dict
+        display with that key, or a name bound once in the scope to one of them."""
+        if isinstance(node, cst.Name) and depth < 3:
+            value = scope.value_of(node.value)
+            return self.kind_of_part(scope, value, depth + 1) if value is not None else None
+        if isinstance(node, cst.Call):
+            name = self.sdk_name(node.func)
+            if name in ("Part.from_function_call", "FunctionCall"):
+                return "call"
+            if name in ("Part.from_function_response", "FunctionResponse"):
+                return "response"
+            if name == "Part":
+                if keyword(node, "function_call") is not None:
+                    return "call"
+                if keyword(node, "function_response") is not None:
+                    return "response"
+            return None
+        if isinstance(node, cst.Dict):
+            if dict_entry(node, "function_call") is not None:
+                return "call"
+            if dict_entry(node, "function_response") is not None:
+                return "response"
+        return None
+
+
+_REQUEST_METHODS = frozenset({"generate_content", "generate_content_stream", "send_message"})
+
+
+def is_request(call: cst.Call) -> bool:
+    """``client.models.generate_content(...)`` (``_stream``, ``client.aio.models...``), or
+    a chat's ``send_message(...)`` (``send_message_stream``)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    method = func.attr.value.removesuffix("_stream")
+    if method == "generate_content":
+        owner = func.value
+        return isinstance(owner, cst.Attribute) and owner.attr.value == "models"
+    return method == "send_message"
+
+
+def recognise(module: ParsedModule, project: Project | None = None) -> GenaiFile:
+    return module.remembered("google_genai.file", (), lambda: GenaiFile(module, project))
+
+
+def _is_response(value: cst.BaseExpression | None) -> bool:
+    if isinstance(value, cst.Await):
+        value = value.expression
+    return isinstance(value, cst.Call) and is_request(value)
