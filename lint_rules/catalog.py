@@ -91,6 +91,7 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRR007": True,
     "TRG001": True,
     "TRG002": True,
+    "TRG003": True,
     "TRG004": True,
 }
 

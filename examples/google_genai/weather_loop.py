@@ -71,3 +71,15 @@ def first_call_only(question: str) -> str:
     )
     contents.append(types.Content(role="user", parts=[answer]))
     return client.models.generate_content(model=MODEL, contents=contents, config=config).text
+
+
+def turn_forgotten(question: str) -> str:
+    """Every call answered, but the model's turn that made them is never added."""
+    contents: list = [types.Content(role="user", parts=[types.Part.from_text(text=question)])]
+    response = client.models.generate_content(model=MODEL, contents=contents, config=config)
+    parts = [
+        types.Part.from_function_response(name=c.name, response={"result": get_weather(**c.args)})
+        for c in response.function_calls or []
+    ]
+    contents.append(types.Content(role="user", parts=parts))  # expect: TRG003
+    return client.models.generate_content(model=MODEL, contents=contents, config=config).text

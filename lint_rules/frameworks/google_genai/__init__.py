@@ -11,6 +11,7 @@ from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.google_genai.recognition import GenaiFile, has_signal, recognise
 from lint_rules.frameworks.google_genai.trg001 import GenaiFunctionResponseNotDict
 from lint_rules.frameworks.google_genai.trg002 import GenaiUnansweredFunctionCall
+from lint_rules.frameworks.google_genai.trg003 import GenaiFunctionResponseWithoutCallTurn
 from lint_rules.frameworks.google_genai.trg004 import GenaiMixedCallAndResponseParts
 from lint_rules.frameworks.tool_function import ToolFunction
 from lint_rules.rules import Rule
@@ -18,6 +19,7 @@ from lint_rules.rules import Rule
 RULES: tuple[type[Rule], ...] = (
     GenaiFunctionResponseNotDict,
     GenaiUnansweredFunctionCall,
+    GenaiFunctionResponseWithoutCallTurn,
     GenaiMixedCallAndResponseParts,
 )
 

@@ -175,6 +175,16 @@ def run(contents, config):
             )
 
 
+def answered_response(context: GenaiFile, scope: Scope, answer: cst.Call) -> str | None:
+    """The response whose function call a function response answers (``name=X.name``):
+    ``X`` a loop or comprehension variable over its ``function_calls``, or a fixed pick."""
+    owner = _owner(answer)
+    if owner is None:
+        return None
+    looped = _looped_response(context, scope, owner, answer)
+    return looped if looped is not None else _picked(context, scope, owner, answer)
+
+
 def _owner(call: cst.Call) -> cst.BaseExpression | None:
     """``X`` of the answer's ``name=X.name``."""
     arg = keyword(call, "name")
