@@ -93,6 +93,7 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRG002": True,
     "TRG003": True,
     "TRG004": True,
+    "TRG101": True,
 }
 
 CODE_PREFIXES: Final = ("TRV", "TRR", "TRG")

@@ -84,6 +84,7 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("openai_agents", "TRV9", 2),
         ("openai_responses", "TRR0", 7),
         ("google_genai", "TRG0", 4),
+        ("google_genai", "TRG1", 1),
     ],
 )
 def test_toolret_reports_exactly_the_expected_findings(

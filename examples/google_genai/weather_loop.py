@@ -83,3 +83,14 @@ def turn_forgotten(question: str) -> str:
     ]
     contents.append(types.Content(role="user", parts=parts))  # expect: TRG003
     return client.models.generate_content(model=MODEL, contents=contents, config=config).text
+
+
+def city_tags(city: str) -> set[str]:
+    """Tags of a city, for automatic function calling."""
+    return {"sunny", city.lower()}  # expect: TRG101
+
+
+def automatic(question: str) -> str:
+    """Automatic function calling: the SDK runs `city_tags` and cannot encode its set."""
+    afc = types.GenerateContentConfig(tools=[city_tags])
+    return client.models.generate_content(model=MODEL, contents=question, config=afc).text

@@ -14,6 +14,7 @@ TITLES: Final[dict[str, str]] = {
     "langchain": "LangChain tool",
     "pydantic_ai": "Pydantic AI tool",
     "openai_responses": "Responses API tool",
+    "google_genai": "Gemini automatic-function-calling tool",
 }
 
 EXCEPTION: Final[dict[str, str]] = {
@@ -29,6 +30,8 @@ EXCEPTION: Final[dict[str, str]] = {
     "pydantic_ai": "the whole run aborts with `PydanticSerializationError`",
     "openai_responses": "the loop sends the model its repr as the call's output, or "
     "`json.dumps` raises",
+    "google_genai": 'the SDK wraps it as `{"result": ...}` and `generate_content` raises '
+    "`TypeError` (not JSON serializable) after the tool ran",
 }
 
 COROUTINE: Final[dict[str, str]] = {
@@ -48,6 +51,8 @@ COROUTINE: Final[dict[str, str]] = {
     "never runs",
     "openai_responses": 'the model reads "<coroutine object …>" as the output (or '
     "`json.dumps` raises), and the work never runs",
+    "google_genai": "`generate_content` raises `TypeError` (not JSON serializable), and the "
+    "work never runs",
 }
 
 

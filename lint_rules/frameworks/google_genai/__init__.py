@@ -13,7 +13,8 @@ from lint_rules.frameworks.google_genai.trg001 import GenaiFunctionResponseNotDi
 from lint_rules.frameworks.google_genai.trg002 import GenaiUnansweredFunctionCall
 from lint_rules.frameworks.google_genai.trg003 import GenaiFunctionResponseWithoutCallTurn
 from lint_rules.frameworks.google_genai.trg004 import GenaiMixedCallAndResponseParts
-from lint_rules.frameworks.tool_function import ToolFunction
+from lint_rules.frameworks.google_genai.trg101 import GenaiAfcUnserializableReturn
+from lint_rules.frameworks.tool_function import ToolFunction, plain_tool
 from lint_rules.rules import Rule
 
 RULES: tuple[type[Rule], ...] = (
@@ -21,6 +22,7 @@ RULES: tuple[type[Rule], ...] = (
     GenaiUnansweredFunctionCall,
     GenaiFunctionResponseWithoutCallTurn,
     GenaiMixedCallAndResponseParts,
+    GenaiAfcUnserializableReturn,
 )
 
 
@@ -35,12 +37,27 @@ class GoogleGenai:
         return [recognise(module, project)]
 
     def tool_functions(self, module: ParsedModule, project: Project | None) -> list[ToolFunction]:
-        return []
+        """The functions automatic function calling runs (TRV901/TRV902 then apply)."""
+        found = recognise(module, project)
+        if not found.is_checked:
+            return []
+        return [plain_tool(module, f, self.key) for f, _ in found.afc_functions]
 
     def describe(
         self, module: ParsedModule, project: Project | None
     ) -> Iterator[ToolFunctionReport]:
-        return iter(())
+        found = recognise(module, project)
+        if not found.is_checked:
+            return
+        for function, listed in found.afc_functions:
+            yield ToolFunctionReport(
+                framework=self.title,
+                name=function.name.value,
+                row=module.range_of(function.name).start.line,
+                is_tool=True,
+                reason=f"listed in `tools=` (automatic function calling) at line "
+                f"{module.range_of(listed).start.line}",
+            )
 
 
 FRAMEWORK = GoogleGenai()

@@ -37,6 +37,7 @@ from lint_rules.frameworks.tool_loops import (
     integer_index,
     keyword,
     scope_roots,
+    string_value,
 )
 
 PACKAGE = "google.genai"
@@ -80,6 +81,45 @@ class GenaiFile:
                 if isinstance(node, cst.Call) and self.sdk_name(node.func) in wanted:
                     found.append((scope, node))
         return found
+
+    @cached_property
+    def afc_functions(self) -> list[tuple[cst.FunctionDef, cst.CSTNode]]:
+        """The same-module functions automatic function calling calls: listed (as names)
+        in the ``tools=`` of a ``GenerateContentConfig(...)`` — or of a ``{"tools": [...]}``
+        display passed as a request's or ``chats.create``'s ``config=`` — whose
+        ``automatic_function_calling`` is not set (a value other than a literal
+        ``disable=False`` may turn it off: not judged). With where each is listed."""
+        found: dict[int, tuple[cst.FunctionDef, cst.CSTNode]] = {}
+        for scope in self.scopes:
+            for node in collect(scope.node, cst.Call):
+                assert isinstance(node, cst.Call)
+                tools: cst.BaseExpression | None = None
+                if self.sdk_name(node.func) == "GenerateContentConfig":
+                    if not _afc_on(keyword(node, "automatic_function_calling")):
+                        continue
+                    arg = keyword(node, "tools")
+                    tools = arg.value if arg is not None else None
+                elif _takes_config(node):
+                    config = keyword(node, "config")
+                    display = config.value if config is not None else None
+                    if not isinstance(display, cst.Dict) or _afc_off_entry(display):
+                        continue
+                    entry = dict_entry(display, "tools")
+                    tools = entry.value if entry is not None else None
+                if isinstance(tools, cst.Name):
+                    tools = scope.value_of(tools.value) or self.module.constants.get(tools.value)
+                if not isinstance(tools, (cst.List, cst.Tuple)):
+                    continue
+                for element in tools.elements:
+                    value = element.value
+                    if not isinstance(element, cst.Element) or not isinstance(value, cst.Name):
+                        continue
+                    if value.value in self.module.shadowed or value.value in scope.assignments:
+                        continue
+                    function = self.module.functions.get(value.value)
+                    if function is not None:
+                        found.setdefault(id(function), (function, value))
+        return list(found.values())
 
     def is_response(self, scope: Scope, name: str) -> bool:
         """Every binding of ``name`` in ``scope`` is a request's result (``r =
@@ -168,3 +208,53 @@ def _is_response(value: cst.BaseExpression | None) -> bool:
     if isinstance(value, cst.Await):
         value = value.expression
     return isinstance(value, cst.Call) and is_request(value)
+
+
+def _afc_on(arg: cst.Arg | None) -> bool:
+    """``automatic_function_calling=`` unset, or set to what cannot disable it."""
+    return arg is None or not _disables(arg.value)
+
+
+def _afc_off_entry(config: cst.Dict) -> bool:
+    """A config display's ``automatic_function_calling`` entry may disable it."""
+    entry = dict_entry(config, "automatic_function_calling")
+    return entry is not None and _disables(entry.value)
+
+
+def _disables(value: cst.BaseExpression) -> bool:
+    """Whether an ``automatic_function_calling`` value may disable automatic function
+    calling: anything but an ``AutomaticFunctionCallingConfig(...)`` / display whose
+    ``disable`` is absent or a literal ``False``."""
+    if isinstance(value, cst.Call):
+        if any(a.keyword is None for a in value.args):
+            return True
+        found = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
+    elif isinstance(value, cst.Dict):
+        if any(isinstance(e, cst.StarredDictElement) for e in value.elements):
+            return True
+        found = {
+            key: e.value
+            for e in value.elements
+            if isinstance(e, cst.DictElement) and isinstance(key := string_value(e.key), str)
+        }
+    else:
+        return True
+    flag = found.get("disable")
+    if flag is not None and not (isinstance(flag, cst.Name) and flag.value == "False"):
+        return True
+    # ``maximum_remote_calls=0`` calls no function either
+    calls = found.get("maximum_remote_calls")
+    return calls is not None and not (isinstance(calls, cst.Integer) and int(calls.value) > 0)
+
+
+def _takes_config(call: cst.Call) -> bool:
+    """A request or ``chats.create(...)``, which take ``config=``."""
+    func = call.func
+    if is_request(call):
+        return True
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "create"
+        and isinstance(func.value, cst.Attribute)
+        and func.value.attr.value == "chats"
+    )

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import libcst as cst
 
 from lint_rules.analysis.returns import analyse_function
-from lint_rules.analysis.shapes import Kind, Shape, ShapeInference, returned_values
+from lint_rules.analysis.shapes import ShapeInference, returned_values
 from lint_rules.config import Settings
+from lint_rules.frameworks.encoding import Encoder, bases_within
 from lint_rules.frameworks.openai_chat._loops import HEAD
 from lint_rules.frameworks.openai_chat.recognition import ChatFile
 from lint_rules.model import Severity
@@ -25,6 +26,13 @@ _NOT_ENCODABLE = frozenset(
     }
 )
 _MODEL_BASES = frozenset({"BaseModel", "pydantic.BaseModel", "pydantic.main.BaseModel"})
+_ENCODER = Encoder(
+    instance_types=_NOT_ENCODABLE,
+    encodes_bytes=False,
+    # no base, or only a pydantic model (with or without ``@dataclass``): subclasses of
+    # ``str``/``dict``/``Enum``… are left out
+    failing_class=bases_within(_MODEL_BASES),
+)
 
 
 class ChatResultNotJsonSerializable(Rule):
@@ -193,7 +201,7 @@ def _check_function(context: ChatFile, function: cst.FunctionDef) -> Iterator[Fi
         if site.value is None:
             continue
         for value in returned_values(site.value):
-            bad = _not_encodable(inference.infer(value), context)
+            bad = _ENCODER.not_encodable(inference.infer(value), context.module)
             if bad is None:
                 continue
             yield Finding(
@@ -203,40 +211,3 @@ def _check_function(context: ChatFile, function: cst.FunctionDef) -> Iterator[Fi
                     "`TypeError` in the tool loop; return JSON-ready values or pass `default=`"
                 ),
             )
-
-
-def _not_encodable(shape: Shape, context: ChatFile, depth: int = 0) -> str | None:
-    if depth > 8:
-        return None
-    if shape.kind is Kind.SET:
-        return "a `set`"
-    if shape.kind is Kind.BYTES:
-        return "`bytes`"
-    if shape.kind is Kind.INSTANCE:
-        if shape.type_name in _NOT_ENCODABLE:
-            return f"a `{shape.type_name}`"
-        if shape.local_class is not None and _plain_object_class(shape.local_class, context):
-            return f"a `{shape.type_name}` instance"
-        return None
-    if shape.kind is Kind.DICT:
-        for entry in shape.entries:
-            inner = _not_encodable(entry.value, context, depth + 1)
-            if inner is not None:
-                return f"{inner} (under key `{entry.key}`)"
-        return None
-    if shape.kind in (Kind.LIST, Kind.TUPLE):
-        for element in shape.element_shapes():
-            inner = _not_encodable(element, context, depth + 1)
-            if inner is not None:
-                return f"{inner} (in a {shape.kind.value})"
-    return None
-
-
-def _plain_object_class(cls: cst.ClassDef, context: ChatFile) -> bool:
-    """A class whose instances ``json`` cannot encode: no base (or only a pydantic model,
-    with or without ``@dataclass``). Subclasses of ``str``/``dict``/``Enum``… are left out."""
-    for base in cls.bases:
-        qualified = context.module.qualified_name(base.value) or context.module.code_for(base.value)
-        if qualified not in _MODEL_BASES:
-            return False
-    return not cls.keywords
