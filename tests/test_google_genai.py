@@ -135,3 +135,25 @@ def test_flake8_shows_the_trg_prefix_by_default_and_once(tmp_path: Path) -> None
         cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert [line.split(" ", 2)[1] for line in default.stdout.splitlines()] == ["TRG001"]
+
+
+@pytest.mark.parametrize(
+    ("tools", "expected"),
+    [
+        ("list(FUNCTIONS.values())", ["TRG101"]),
+        ("TOOLS", ["TRG101"]),
+        ("tools", []),  # the parameter, not the module's list
+        ("[types.Tool(function_declarations=[])]", []),
+    ],
+)
+def test_afc_tools_listed_through_a_registry_or_a_module_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke,
+    tools: str, expected: list[str],
+) -> None:  # fmt: skip
+    (tmp_path / "m.py").write_text(
+        HEAD + '\n\ndef tags(city: str):\n    """Tags."""\n    return {\'a\', city}\n\n\n'
+        "FUNCTIONS = {'tags': tags}\nTOOLS = [tags]\n\n\n"
+        f"def ask(question, tools):\n    config = types.GenerateContentConfig(tools={tools})\n"
+        "    return client.models.generate_content(model='m', contents=question, config=config)\n"
+    )
+    assert _codes(tmp_path, toolret_cli, monkeypatch) == expected

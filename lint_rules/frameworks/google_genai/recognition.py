@@ -106,20 +106,53 @@ class GenaiFile:
                         continue
                     entry = dict_entry(display, "tools")
                     tools = entry.value if entry is not None else None
-                if isinstance(tools, cst.Name):
-                    tools = scope.value_of(tools.value) or self.module.constants.get(tools.value)
-                if not isinstance(tools, (cst.List, cst.Tuple)):
-                    continue
-                for element in tools.elements:
-                    value = element.value
-                    if not isinstance(element, cst.Element) or not isinstance(value, cst.Name):
-                        continue
+                for value in self._listed_functions(scope, tools):
                     if value.value in self.module.shadowed or value.value in scope.assignments:
                         continue
                     function = self.module.functions.get(value.value)
                     if function is not None:
                         found.setdefault(id(function), (function, value))
         return list(found.values())
+
+    def _listed_functions(self, scope: Scope, tools: cst.BaseExpression | None) -> list[cst.Name]:
+        """The names a ``tools=`` value lists: a list display (or a name bound once to
+        one), or ``list(REGISTRY.values())`` of a dict display of names."""
+        tools = self._value(scope, tools)
+        if (
+            isinstance(tools, cst.Call)
+            and self.module.is_builtin(tools.func, "list")
+            and len(tools.args) == 1
+        ):
+            inner = tools.args[0].value
+            if (
+                isinstance(inner, cst.Call)
+                and not inner.args
+                and isinstance(inner.func, cst.Attribute)
+                and inner.func.attr.value == "values"
+            ):
+                registry = self._value(scope, inner.func.value)
+                if isinstance(registry, cst.Dict):
+                    return [
+                        e.value
+                        for e in registry.elements
+                        if isinstance(e, cst.DictElement) and isinstance(e.value, cst.Name)
+                    ]
+            return []
+        if not isinstance(tools, (cst.List, cst.Tuple)):
+            return []
+        return [
+            e.value
+            for e in tools.elements
+            if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
+        ]
+
+    def _value(self, scope: Scope, node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+        if not isinstance(node, cst.Name):
+            return node
+        name = node.value
+        if name in scope.assignments or name in scope.parameters:
+            return scope.value_of(name)
+        return None if name in self.module.shadowed else self.module.constants.get(name)
 
     def is_response(self, scope: Scope, name: str) -> bool:
         """Every binding of ``name`` in ``scope`` is a request's result (``r =
