@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from lint_rules.catalog import CODE_PREFIXES
 from lint_rules.config import (
     DEFAULT_EXCLUDE,
     ConfigError,
@@ -19,6 +20,9 @@ from lint_rules.config import (
     find_config_file,
     load_settings,
 )
+
+PREFIXES = ", ".join(f"`{p}`" for p in CODE_PREFIXES)
+"""The registered prefixes, as the selector error lists them."""
 
 # A stand-in registry: every code and whether it is on by default (info rules are off).
 RULES = {
@@ -160,13 +164,13 @@ def test_python_names_work_in_code_only() -> None:
         (
             '[tool.toolret]\nselect = ["TRV1", "E501"]\n',
             "2:19: Unknown rule selector: `E501` (expected `ALL` or "
-            "a code prefix (`TRV`, `TRR`) followed by "
+            f"a code prefix ({PREFIXES}) followed by "
             "up to three digits, e.g. `TRV1`, `TRV101`)",
         ),
         (
             '[tool.toolret]\nignore = ["TRV1001"]\n',
             "2:11: Unknown rule selector: `TRV1001` (expected `ALL` or "
-            "a code prefix (`TRV`, `TRR`) followed by "
+            f"a code prefix ({PREFIXES}) followed by "
             "up to three digits, e.g. `TRV1`, `TRV101`)",
         ),
         (
@@ -228,7 +232,7 @@ def test_several_bad_values_are_reported_together(tmp_path: Path) -> None:
         load_settings(path)
     assert caught.value.summary == (
         f"{path}:1:11: Unknown rule selector: `X` (expected `ALL` or "
-        "a code prefix (`TRV`, `TRR`) followed by "
+        f"a code prefix ({PREFIXES}) followed by "
         "up to three digits, e.g. `TRV1`, `TRV101`); "
         f"{path}:2:17: expected `true` or `false`, got an integer"
     )
@@ -423,7 +427,7 @@ def test_invalid_override_names_the_flag() -> None:
     assert str(caught.value) == (
         "toolret: error: invalid value 'F401' for '--ignore <RULE_CODE>': "
         "Unknown rule selector: `F401` (expected `ALL` or "
-        "a code prefix (`TRV`, `TRR`) followed by up to three digits, "
+        f"a code prefix ({PREFIXES}) followed by up to three digits, "
         "e.g. `TRV1`, `TRV101`)"
     )
 

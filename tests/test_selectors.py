@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from lint_rules.catalog import DEFAULT_ENABLED
+from lint_rules.catalog import CODE_PREFIXES, DEFAULT_ENABLED
 from lint_rules.flake8_plugin import ToolretChecker
 from tests.conftest import Invoke
+
+PREFIXES = ", ".join(f"`{p}`" for p in CODE_PREFIXES)
+"""The registered prefixes, as the selector error lists them."""
 
 TOOL = """\
 from agents import function_tool
@@ -76,7 +79,7 @@ def test_a_malformed_selector_says_what_is_expected(project: Path, toolret_cli: 
     assert result.stderr == (
         "toolret: error: invalid value 'E501' for '--ignore <RULE_CODE>': "
         "Unknown rule selector: `E501` (expected `ALL` or "
-        "a code prefix (`TRV`, `TRR`) followed by up to three "
+        f"a code prefix ({PREFIXES}) followed by up to three "
         "digits, e.g. `TRV1`, `TRV101`)\n"
     )
 
