@@ -202,6 +202,7 @@ class FileBuilder:
         self.behaviour_lines: list[str] = []
         self.loop_params: tuple[str, str, int, str, bool] = ("", "", 0, "", False)
         self.responses_params: tuple[str, str, str] | None = None
+        self.gemini_params: tuple[str, str] | None = None
 
     # -- small vocabulary helpers ------------------------------------------------------
     def field(self) -> str:
@@ -620,6 +621,45 @@ class FileBuilder:
             '    return "I could not finish that request."',
         ]
 
+    def gemini_section(self) -> list[str]:
+        """A google-genai manual loop over the same registry: the model's turn appended,
+        every call answered (now and then with the tool's bare result, TRG001)."""
+        if self.gemini_params is None:
+            return []
+        loop_name, response = self.gemini_params
+        _, _, rounds, _, _ = self.loop_params
+        return [
+            "gemini = genai.Client()",
+            "GEMINI_CONFIG = types.GenerateContentConfig(",
+            "    tools=[types.Tool(function_declarations=[",
+            '        types.FunctionDeclaration(name=t["function"]["name"]) for t in TOOLS',
+            "    ])],",
+            "    automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),",
+            ")",
+            "",
+            "",
+            f"def {loop_name}(question: str) -> str:",
+            "    prompt = types.Part.from_text(text=question)",
+            '    contents: list = [types.Content(role="user", parts=[prompt])]',
+            f"    for _ in range({rounds}):",
+            "        response = gemini.models.generate_content(",
+            '            model="gemini-2.5-flash", contents=contents, config=GEMINI_CONFIG',
+            "        )",
+            "        if not response.function_calls:",
+            '            return response.text or ""',
+            "        contents.append(response.candidates[0].content)",
+            "        parts = []",
+            "        for call in response.function_calls:",
+            "            result = str(REGISTRY[call.name](**(call.args or {})))",
+            "            parts.append(",
+            "                types.Part.from_function_response(",
+            f"                    name=call.name, response={response}",
+            "                )",
+            "            )",
+            '        contents.append(types.Content(role="user", parts=parts))',
+            '    return "I could not finish that request."',
+        ]
+
     def record_dataclass(self) -> list[str]:
         d = self.d
         f1 = self.rng.choice(d.fields)
@@ -655,6 +695,11 @@ class FileBuilder:
                 self.names.make("respond", self.d.area),
                 rng.choice(("json.dumps(result)", "str(result)", "json.dumps(result)", "result")),
                 rng.choice(("call_id", "call_id", "call_id", "id")),
+            )
+        if rng.random() < 0.3:
+            self.gemini_params = (
+                self.names.make("gemini", self.d.area),
+                rng.choice(('{"result": result}', '{"result": result}', "result")),
             )
         adders = (
             lambda: self.actions.append(self.browser_action()),
@@ -695,6 +740,11 @@ class FileBuilder:
             ")",
             "from browser_use import ActionResult, Tools",
             "from openai import OpenAI",
+            *(
+                ["from google import genai", "from google.genai import types"]
+                if self.gemini_params
+                else []
+            ),
             "",
             f"from services import {d.service}",
             "",
@@ -725,6 +775,8 @@ class FileBuilder:
         ]
         if self.responses_params is not None:
             blocks.append(self.responses_section())
+        if self.gemini_params is not None:
+            blocks.append(self.gemini_section())
         out: list[str] = []
         for i, block in enumerate(blocks):
             if i:
@@ -739,8 +791,9 @@ def generate_tool_corpus(dest: Path, target_lines: int, seed: int = 20240) -> Co
     Every file is ``<package>/functions/<stem>.py`` (or a flow's ``functions`` /
     ``function_steps`` folder) defining ``def <stem>(conv, ...)`` plus browser-use
     actions, Agents SDK function tools with a ``tool_use_behavior`` function, a
-    Chat Completions tool loop, and in half of them a Responses API loop over the same
-    tools; about a third of the return sites are wrong.
+    Chat Completions tool loop, in half of them a Responses API loop over the same
+    tools and in about a third a google-genai loop; about a third of the return sites
+    are wrong.
     """
     rng = random.Random(seed)
     stems: set[str] = set()
@@ -769,7 +822,8 @@ def generate_tool_corpus(dest: Path, target_lines: int, seed: int = 20240) -> Co
         files,
         lines,
         f"generated (seed {seed}): every file has PolyAI, browser-use, Agents SDK "
-        "and Chat Completions tool code, half of them a Responses API loop",
+        "and Chat Completions tool code, half of them a Responses API loop, a third a "
+        "google-genai loop",
     )
 
 
