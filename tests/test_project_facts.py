@@ -853,3 +853,61 @@ def test_a_tool_with_its_own_output_schema_is_not_judged_by_its_annotation(
     """
     write(tmp_path, {"server.py": text})
     assert check([tmp_path]) == [("server.py", 13, "TRV602")]
+
+
+# ------------------------------- Gemini tools listed by another module's automatic calling
+
+GEMINI_RUNNER = """\
+from google import genai
+from google.genai import types
+
+from .tools import city_tags, lookup
+
+client = genai.Client()
+
+
+def ask(question):
+    config = types.GenerateContentConfig(tools=[city_tags, lookup]<AFC>)
+    return client.models.generate_content(model="m", contents=question, config=config)
+"""
+GEMINI_TOOLS = """\
+def city_tags(city: str):
+    \"\"\"Tags of a city.\"\"\"
+    return {"sunny", city}
+
+
+def lookup(city: str) -> str:
+    \"\"\"Weather.\"\"\"
+    if not city:
+        return ValueError("no city")
+    return city
+
+
+def helper():
+    return {1, 2}
+"""
+
+
+@pytest.mark.parametrize(
+    ("afc", "expected"),
+    [
+        ("", [("tools.py", 3, "TRG101"), ("tools.py", 9, "TRV901")]),
+        (", automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True)", []),
+    ],
+)
+def test_gemini_tools_listed_by_another_module(
+    tmp_path: Path, afc: str, expected: list[tuple[str, int, str]]
+) -> None:
+    """``tools.py`` imports nothing of the SDK: the runner's listing names it (*Project
+    facts*), its listed functions are judged there, the unlisted one is not; flake8 (one
+    file) cannot know."""
+    write(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/runner.py": GEMINI_RUNNER.replace("<AFC>", afc),
+            "app/tools.py": GEMINI_TOOLS,
+        },
+    )
+    assert check([tmp_path]) == expected
+    assert flake8_style(tmp_path / "app" / "tools.py") == []

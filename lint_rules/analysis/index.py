@@ -148,7 +148,7 @@ def wants_full_facts(data: bytes) -> bool:
     return b"behav" in data and prefilter.has_signal("openai_agents", data, "")
 
 
-SIGNALLED_FACTS: Final = ("openai_agents", "mcp", "pydantic_ai")
+SIGNALLED_FACTS: Final = ("openai_agents", "mcp", "pydantic_ai", "google_genai")
 """The families whose cross-file facts need the family's own byte signal (the Chat
 Completions registry facts need none: a registry module may import nothing)."""
 
@@ -167,7 +167,16 @@ def wants_facts(data: bytes, unsignalled: bool = False) -> bool:
         or wants_chat_facts(data)
         or wants_mcp_facts(data)
         or wants_pydantic_facts(data)
+        or wants_genai_facts(data)
     )
+
+
+def wants_genai_facts(data: bytes) -> bool:
+    """Whether a file can list a function of another module for Gemini's automatic
+    function calling (the family's byte signal)."""
+    from lint_rules import prefilter
+
+    return prefilter.has_signal("google_genai", data, "")
 
 
 def wants_pydantic_facts(data: bytes) -> bool:
@@ -338,6 +347,11 @@ class ProjectIndex:
     # -- queries used while checking
 
     def names_file(self, key: str, path: str) -> bool:
+        """Whether a fact of another file names ``path`` for family ``key`` — for the
+        TRV9xx family (``any_framework``), for any family: it judges every family's tool
+        functions."""
+        if key == "any_framework":
+            return any(path in files for files in self.named.values())
         return path in self.named.get(key, ())
 
     @property
@@ -425,10 +439,10 @@ class ProjectIndex:
         """Function name → loops of other files that dispatch to it."""
         return {name: uses for (file, name), uses in self.chat_functions.items() if file == path}
 
-    def view(self, path: str) -> tuple[str, str, bool, bool, str, str]:
+    def view(self, path: str) -> tuple[str, str, bool, bool, str, str, str]:
         """Everything of the index that checking ``path`` can read (``digest``,
         ``chat_digest``, whether a fact of another file names it, ``mcp_digest``, the
-        Pydantic AI registrations of other files): equal views, equal results."""
+        Pydantic AI and Gemini registrations of other files): equal views, equal results."""
         return (
             self.digest(path),
             self.chat_digest(path),
@@ -436,6 +450,7 @@ class ProjectIndex:
             self.names_file("openai_chat", path),
             self.mcp_digest(path),
             self.registered_digest(path, "pydantic_ai"),
+            self.registered_digest(path, "google_genai"),
         )
 
     # -- building
@@ -523,6 +538,7 @@ class ProjectIndex:
         chat = facts.get("chat") or {}
         mcp = facts.get("mcp") or {}
         pydantic = facts.get("pydantic_ai") or {}
+        genai = facts.get("google_genai") or {}
         if not (
             agents.get("type_refs")
             or agents.get("uses")
@@ -530,6 +546,7 @@ class ProjectIndex:
             or mcp.get("uses")
             or mcp.get("registers")
             or pydantic.get("registers")
+            or genai.get("registers")
         ):
             return
         derived = self._recording = _Derived()
@@ -542,6 +559,8 @@ class ProjectIndex:
                 self._derive_mcp(path, mcp, derived)
             for function, value in pydantic.get("registers", ()):
                 self._derive_registered(path, "pydantic_ai", function, value, derived)
+            for function, value in genai.get("registers", ()):
+                self._derive_registered(path, "google_genai", function, value, derived)
         finally:
             self._recording = None
         self._derived[path] = derived

@@ -39,6 +39,7 @@ def extract_parsed(
     module: ParsedModule, data: bytes, project: Project | None = None
 ) -> ModuleFacts:
     """The index facts of a file already parsed (``data``: its bytes, for the byte tests)."""
+    from lint_rules.frameworks.google_genai.facts import extract_module as genai_facts
     from lint_rules.frameworks.mcp.facts import extract_module as mcp_facts
     from lint_rules.frameworks.openai_agents.facts import extract_module as agents_facts
     from lint_rules.frameworks.openai_chat.facts import extract_module as chat_facts
@@ -51,6 +52,7 @@ def extract_parsed(
                 "chat": chat_facts(module, data),
                 "mcp": mcp_facts(module, data),
                 "pydantic_ai": pydantic_facts(module, data),
+                "google_genai": genai_facts(module, data),
             }
         )
     except RecursionError:

@@ -55,8 +55,7 @@ class GoogleGenai:
                 name=function.name.value,
                 row=module.range_of(function.name).start.line,
                 is_tool=True,
-                reason=f"listed in `tools=` (automatic function calling) at line "
-                f"{module.range_of(listed).start.line}",
+                reason=f"listed in `tools=` (automatic function calling) at {listed}",
             )
 
 

@@ -22,6 +22,7 @@ match them by position in the model's turn.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -57,7 +58,18 @@ class GenaiFile:
 
     @cached_property
     def is_checked(self) -> bool:
-        return self.module.imports_module(PACKAGE)
+        """The module imports ``google.genai``, or another module of the project lists one
+        of its functions for automatic function calling (*Project facts*)."""
+        return self.module.imports_module(PACKAGE) or bool(self.listed_elsewhere)
+
+    @cached_property
+    def listed_elsewhere(self) -> dict[str, str]:
+        """This module's functions another module lists for automatic function calling
+        (``from .tools import search`` there, ``GenerateContentConfig(tools=[search])``) →
+        where (``runner.py:12``)."""
+        index = self.project.index if self.project is not None else None
+        found = index.registered_in(self.module.path, "google_genai") if index else {}
+        return {name: str(where) for name, where in found.items()}
 
     @cached_property
     def scopes(self) -> list[Scope]:
@@ -83,13 +95,50 @@ class GenaiFile:
         return found
 
     @cached_property
-    def afc_functions(self) -> list[tuple[cst.FunctionDef, cst.CSTNode]]:
-        """The same-module functions automatic function calling calls: listed (as names)
-        in the ``tools=`` of a ``GenerateContentConfig(...)`` — or of a ``{"tools": [...]}``
-        display passed as a request's or ``chats.create``'s ``config=`` — whose
-        ``automatic_function_calling`` is not set (a value other than a literal
-        ``disable=False`` may turn it off: not judged). With where each is listed."""
-        found: dict[int, tuple[cst.FunctionDef, cst.CSTNode]] = {}
+    def afc_functions(self) -> list[tuple[cst.FunctionDef, str]]:
+        """Every function of the module automatic function calling runs, with where it is
+        listed (``line 12``, or ``runner.py:12`` for another module's listing)."""
+        found: dict[int, tuple[cst.FunctionDef, str]] = {}
+        for function, listed in self._listings:
+            line = self.module.range_of(listed).start.line
+            found.setdefault(id(function), (function, f"line {line}"))
+        for name, where in sorted(self.listed_elsewhere.items()):
+            defined = self.module.functions.get(name)
+            if defined is not None and name not in self.module.shadowed:
+                found.setdefault(id(defined), (defined, where))
+        return list(found.values())
+
+    def imported_listings(self) -> list[tuple[str, str]]:
+        """For the project index: ``(function, where)`` of each name listed for automatic
+        function calling that the module imports (qualified as its imports spell it)."""
+        found = []
+        for name, listed in self._listed_names:
+            if name in self.module.shadowed or name in self.module.functions:
+                continue
+            qualified = self.module.imports.get(name)
+            if qualified is not None:
+                line = self.module.range_of(listed).start.line
+                found.append((qualified, f"{os.path.basename(self.module.path)}:{line}"))
+        return found
+
+    @cached_property
+    def _listings(self) -> list[tuple[cst.FunctionDef, cst.CSTNode]]:
+        found: list[tuple[cst.FunctionDef, cst.CSTNode]] = []
+        for name, listed in self._listed_names:
+            function = self.module.functions.get(name)
+            if function is not None and name not in self.module.shadowed:
+                found.append((function, listed))
+        return found
+
+    @cached_property
+    def _listed_names(self) -> list[tuple[str, cst.Name]]:
+        """The names automatic function calling calls, with the node that lists each:
+        listed in the ``tools=`` of a ``GenerateContentConfig(...)`` — or of a ``{"tools":
+        [...]}`` display passed as a request's or ``chats.create``'s ``config=`` — whose
+        ``automatic_function_calling`` cannot disable it (``tool_loops``-style reading: a
+        value that is not known is taken to disable it). Names the scope binds itself are
+        not module-level functions or imports, and are left out."""
+        found: list[tuple[str, cst.Name]] = []
         for scope in self.scopes:
             for node in collect(scope.node, cst.Call):
                 assert isinstance(node, cst.Call)
@@ -107,12 +156,11 @@ class GenaiFile:
                     entry = dict_entry(display, "tools")
                     tools = entry.value if entry is not None else None
                 for value in self._listed_functions(scope, tools):
-                    if value.value in self.module.shadowed or value.value in scope.assignments:
-                        continue
-                    function = self.module.functions.get(value.value)
-                    if function is not None:
-                        found.setdefault(id(function), (function, value))
-        return list(found.values())
+                    if value.value not in scope.assignments and value.value not in (
+                        scope.parameters
+                    ):
+                        found.append((value.value, value))
+        return found
 
     def _listed_functions(self, scope: Scope, tools: cst.BaseExpression | None) -> list[cst.Name]:
         """The names a ``tools=`` value lists: a list display (or a name bound once to
