@@ -1660,6 +1660,22 @@ def _is_config_file(candidate: Path) -> bool:
     return _toolret_table(_read_toml(candidate)) is not None
 
 
+def _inferred_target(pyproject: Path) -> str | None:
+    """The ``target-version`` a ``pyproject.toml``'s ``requires-python`` gives; nothing
+    when it cannot be read (as ruff, silently)."""
+    try:
+        raw = read_regular(pyproject, limit=TEXT_FILE_LIMIT)
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    project = data.get("project")
+    return (
+        requires_python_target(project.get("requires-python"))
+        if isinstance(project, dict)
+        else None
+    )
+
+
 def _config_in(directory: Path) -> Path | None:
     for name in CONFIG_FILENAMES:
         candidate = directory / name
@@ -1702,6 +1718,7 @@ class SettingsResolver:
     ) -> None:
         self._overrides = overrides
         self._directories: dict[Path, Path | None] = {}
+        self._pyprojects: dict[Path, Path | None] = {}
         self._loaded: dict[Path | None, Settings] = {}
         self._fixed: Settings | None = None
         if config_file is not None:
@@ -1716,11 +1733,32 @@ class SettingsResolver:
         absolute = _absolute(path)
         directory = absolute if absolute.is_dir() else absolute.parent
         config = self._config_for(directory)
-        settings = self._loaded.get(config)
+        # no config file: the defaults, with the target version of the closest
+        # ``pyproject.toml``'s ``requires-python`` (ruff's fallback)
+        key = config if config is not None else self._pyproject_for(directory)
+        settings = self._loaded.get(key)
         if settings is None:
-            settings = self._apply(load_settings(config) if config is not None else Settings())
-            self._loaded[config] = settings
+            if config is not None:
+                settings = load_settings(config)
+            else:
+                settings = Settings()
+                inferred = _inferred_target(key) if key is not None else None
+                if inferred is not None:
+                    settings = dataclasses.replace(settings, target_version=inferred)
+            settings = self._apply(settings)
+            self._loaded[key] = settings
         return settings
+
+    def _pyproject_for(self, directory: Path) -> Path | None:
+        """The closest ``pyproject.toml`` at or above ``directory`` (cached per directory)."""
+        if directory in self._pyprojects:
+            return self._pyprojects[directory]
+        candidate = directory / "pyproject.toml"
+        found: Path | None = candidate if candidate.is_file() else None
+        if found is None and directory.parent != directory:
+            found = self._pyproject_for(directory.parent)
+        self._pyprojects[directory] = found
+        return found
 
     def config_file_for(self, path: Path) -> Path | None:
         """The config file that governs ``path`` (``None``: defaults, or ``--config``)."""

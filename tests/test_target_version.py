@@ -19,6 +19,7 @@ from lint_rules.config import (
     TARGET_VERSIONS,
     ConfigError,
     Settings,
+    SettingsResolver,
     load_settings,
     parse_config_override,
     requires_python_target,
@@ -194,6 +195,28 @@ def test_requires_python_of_toolret_toml_dir_is_not_read(tmp_path: Path) -> None
     config = tmp_path / "toolret.toml"
     config.write_text("ignore = []\n")
     assert load_settings(config).target_version is None
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "expected"),
+    [
+        # a pyproject.toml without [tool.toolret] is no config file, but its
+        # requires-python still sets the target (ruff's fallback: ruff 0.17 shows
+        # `linter.unresolved_target_version = 3.12` for it)
+        ('[project]\nname = "x"\nrequires-python = ">=3.12"\n\n[tool.pyright]\n', "py312"),
+        ('[project]\nname = "x"\n', None),
+        ("not toml [", None),
+    ],
+)
+def test_requires_python_of_a_pyproject_without_a_table_is_the_fallback(
+    tmp_path: Path, pyproject: str, expected: str | None
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(pyproject)
+    (tmp_path / "pkg").mkdir()
+    assert SettingsResolver()(tmp_path / "pkg" / "m.py").target_version == expected
+    # a config file, even without target-version, governs: nothing is read around it
+    (tmp_path / "pkg" / "toolret.toml").write_text("ignore = []\n")
+    assert SettingsResolver()(tmp_path / "pkg" / "m.py").target_version is None
 
 
 # -- the command line --------------------------------------------------------------------
