@@ -370,16 +370,38 @@ def is_first_index(node: cst.Subscript) -> bool:
 
 def fixed_call_id(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """The call whose id ``node`` reads: ``X`` of ``X.id`` or ``X["id"]``."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "id":
+    return key_read(node, "id")
+
+
+def key_read(node: cst.BaseExpression, key: str) -> cst.BaseExpression | None:
+    """``X`` of ``X.<key>`` or ``X["<key>"]``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == key:
         return node.value
     if (
         isinstance(node, cst.Subscript)
         and len(node.slice) == 1
         and isinstance(node.slice[0].slice, cst.Index)
-        and string_value(node.slice[0].slice.value) == "id"
+        and string_value(node.slice[0].slice.value) == key
     ):
         return node.value
     return None
+
+
+def counted(
+    module: ParsedModule,
+    scope: Scope,
+    response_of: Callable[[cst.BaseExpression], str | None],
+) -> set[str]:
+    """The responses whose calls a scope counts (``len(...)`` of a value ``response_of``
+    traces to one): a loop that tests how many calls came may answer only one."""
+    found: set[str] = set()
+    for call in collect(scope.node, cst.Call):
+        assert isinstance(call, cst.Call)
+        if module.is_builtin(call.func, "len") and len(call.args) == 1:
+            response = response_of(call.args[0].value)
+            if response is not None:
+                found.add(response)
+    return found
 
 
 def next_pick(module: ParsedModule, node: cst.BaseExpression) -> cst.BaseExpression | None:

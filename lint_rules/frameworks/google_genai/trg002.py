@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 import libcst as cst
 
@@ -12,6 +13,7 @@ from lint_rules.frameworks.google_genai.recognition import GenaiFile
 from lint_rules.frameworks.tool_loops import (
     Scope,
     collect,
+    counted,
     dict_entry,
     integer_index,
     keyword,
@@ -162,7 +164,8 @@ def run(contents, config):
             response = _picked(context, scope, owner, call)
             if response is None or (id(scope), response) in looped:
                 continue
-            if _counted(context, scope, response) or not _carries(context, scope, response):
+            counts = counted(context.module, scope, partial(_calls_of, context, scope))
+            if response in counts or not _carries(context, scope, response):
                 continue
             yield Finding(
                 node=owner,
@@ -252,15 +255,6 @@ def _picked(
         return _calls_of(context, scope, owner.value)
     iterated = next_pick(context.module, owner)
     return _calls_of(context, scope, iterated) if iterated is not None else None
-
-
-def _counted(context: GenaiFile, scope: Scope, response: str) -> bool:
-    for call in collect(scope.node, cst.Call):
-        assert isinstance(call, cst.Call)
-        measured = context.module.is_builtin(call.func, "len") and len(call.args) == 1
-        if measured and _calls_of(context, scope, call.args[0].value) == response:
-            return True
-    return False
 
 
 def _carries(context: GenaiFile, scope: Scope, response: str) -> bool:

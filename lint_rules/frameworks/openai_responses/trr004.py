@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 import libcst as cst
 
@@ -15,11 +16,12 @@ from lint_rules.frameworks.tool_loops import (
     collect,
     dict_entry,
     integer_index,
+    key_read,
     keyword,
     next_pick,
     search_pick,
-    string_value,
 )
+from lint_rules.frameworks.tool_loops import counted as tool_counted
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -205,7 +207,7 @@ def run(question):
             answered_by_loop = {
                 r for item in items for r, _ in [_looped(context, scope, item)] if r is not None
             }
-            counted = _counted(context, scope)
+            counted = tool_counted(context.module, scope, partial(context.items_response, scope))
             for item in items:
                 response, loop = _looped(context, scope, item)
                 if response is not None and loop is not None:
@@ -230,19 +232,7 @@ def run(question):
 def _call_owner(item: cst.Dict) -> cst.BaseExpression | None:
     """``X`` of the item's ``"call_id": X.call_id`` (or ``X["call_id"]``)."""
     entry = dict_entry(item, "call_id")
-    if entry is None:
-        return None
-    value = entry.value
-    if isinstance(value, cst.Attribute) and value.attr.value == "call_id":
-        return value.value
-    if (
-        isinstance(value, cst.Subscript)
-        and len(value.slice) == 1
-        and isinstance(value.slice[0].slice, cst.Index)
-        and string_value(value.slice[0].slice.value) == "call_id"
-    ):
-        return value.value
-    return None
+    return key_read(entry.value, "call_id") if entry is not None else None
 
 
 def _looped(
@@ -292,19 +282,6 @@ def _picked(context: ResponsesFile, scope: Scope, item: cst.Dict) -> str | None:
         return context.items_response(scope, owner.value)
     iterated = next_pick(context.module, owner)
     return context.items_response(scope, iterated) if iterated is not None else None
-
-
-def _counted(context: ResponsesFile, scope: Scope) -> set[str]:
-    """Responses whose calls are counted (``len(...)`` of their output or of a list
-    derived from it)."""
-    found: set[str] = set()
-    for call in collect(scope.node, cst.Call):
-        assert isinstance(call, cst.Call)
-        if context.module.is_builtin(call.func, "len") and len(call.args) == 1:
-            response = context.items_response(scope, call.args[0].value)
-            if response is not None:
-                found.add(response)
-    return found
 
 
 def _loop_mistakes(
