@@ -491,3 +491,45 @@ def _break_after(loop: cst.For, binder: cst.CSTNode, index: TreeIndex) -> cst.Br
                     ]
                     return None if inner else small
     return None
+
+
+def awaited_call(value: cst.BaseExpression | None) -> cst.Call | None:
+    """The call a value is, through an ``await``."""
+    if isinstance(value, cst.Await):
+        value = value.expression
+    return value if isinstance(value, cst.Call) else None
+
+
+def bound_to(scope: Scope, name: str, made_by: Callable[[cst.Call], bool]) -> bool:
+    """Every binding of ``name`` in ``scope`` is a call ``made_by`` accepts (``r =
+    client.responses.create(...)``, ``r = await ...``): the name is a request's response."""
+    values = scope.assignments.get(name, [])
+    return bool(values) and all(
+        (call := awaited_call(value)) is not None and made_by(call) for value in values
+    )
+
+
+def value_in(module: ParsedModule, scope: Scope, name: str) -> cst.BaseExpression | None:
+    """The one value ``name`` has where ``scope`` reads it: assigned once in the scope, or,
+    in a top-level function that does not bind it, a module constant (a closure's name is
+    the enclosing function's: not known)."""
+    if isinstance(scope.node, cst.Module) or name in scope.parameters or name in scope.assignments:
+        return scope.value_of(name)
+    outer = module.index.enclosing_scope(scope.node)
+    while outer is not None and not isinstance(outer, cst.Module):
+        if isinstance(outer, cst.FunctionDef):
+            return None
+        outer = module.index.enclosing_scope(outer)
+    return None if name in module.shadowed else module.constants.get(name)
+
+
+def in_one_loop(scope: Scope, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+    """A ``for`` or ``while`` of the scope holds both nodes (one may run after the other
+    on a later turn)."""
+    index = scope.file.module.index
+    a, b = index.span(first)[0], index.span(second)[0]
+    for loop in collect(scope.node, cst.For, cst.While):
+        start, end = index.span(loop)
+        if start <= a < end and start <= b < end:
+            return True
+    return False

@@ -33,12 +33,14 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.frameworks.tool_loops import (
     Scope,
+    bound_to,
     collect,
     dict_entry,
     integer_index,
     keyword,
     scope_roots,
     string_value,
+    value_in,
 )
 
 PACKAGE = "google.genai"
@@ -195,19 +197,13 @@ class GenaiFile:
         ]
 
     def _value(self, scope: Scope, node: cst.BaseExpression | None) -> cst.BaseExpression | None:
-        if not isinstance(node, cst.Name):
-            return node
-        name = node.value
-        if name in scope.assignments or name in scope.parameters:
-            return scope.value_of(name)
-        return None if name in self.module.shadowed else self.module.constants.get(name)
+        return value_in(self.module, scope, node.value) if isinstance(node, cst.Name) else node
 
     def is_response(self, scope: Scope, name: str) -> bool:
         """Every binding of ``name`` in ``scope`` is a request's result (``r =
         client.models.generate_content(...)``, ``r = await ...``, ``r =
         chat.send_message(...)``)."""
-        values = scope.assignments.get(name, [])
-        return bool(values) and all(_is_response(value) for value in values)
+        return bound_to(scope, name, is_request)
 
     def calls_of_response(self, scope: Scope, node: cst.BaseExpression) -> str | None:
         """The response name whose function calls ``node`` is: ``r.function_calls`` of a
@@ -283,12 +279,6 @@ def is_request(call: cst.Call) -> bool:
 
 def recognise(module: ParsedModule, project: Project | None = None) -> GenaiFile:
     return module.remembered("google_genai.file", (), lambda: GenaiFile(module, project))
-
-
-def _is_response(value: cst.BaseExpression | None) -> bool:
-    if isinstance(value, cst.Await):
-        value = value.expression
-    return isinstance(value, cst.Call) and is_request(value)
 
 
 def _afc_on(arg: cst.Arg | None) -> bool:

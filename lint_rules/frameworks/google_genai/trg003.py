@@ -6,12 +6,11 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from lint_rules.analysis.walk import TreeIndex
 from lint_rules.config import Settings
 from lint_rules.frameworks.google_genai._examples import HEAD
 from lint_rules.frameworks.google_genai.recognition import GenaiFile, is_request
 from lint_rules.frameworks.google_genai.trg002 import answered_response
-from lint_rules.frameworks.tool_loops import Scope, collect, keyword, sent_values
+from lint_rules.frameworks.tool_loops import Scope, collect, in_one_loop, keyword, sent_values
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -316,15 +315,6 @@ def _sent_later(context: GenaiFile, scope: Scope, listed: str, change: cst.Call)
                     is_request(node) and arg.keyword is not None and arg.keyword.value == "contents"
                 ):
                     return False  # a helper, a history object: it may add the turn
-                if index.span(node)[0] > where or _in_one_loop(scope, index, node, change):
+                if index.span(node)[0] > where or in_one_loop(scope, node, change):
                     sent = True
     return sent
-
-
-def _in_one_loop(scope: Scope, index: TreeIndex, first: cst.CSTNode, second: cst.CSTNode) -> bool:
-    a, b = index.span(first)[0], index.span(second)[0]
-    for loop in collect(scope.node, cst.For, cst.While):
-        start, end = index.span(loop)
-        if start <= a < end and start <= b < end:
-            return True
-    return False

@@ -25,11 +25,13 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.frameworks.tool_loops import (
     Scope,
+    bound_to,
     collect,
     derived_from,
     dict_entry,
     display_elements,
     has_double_star,
+    in_one_loop,
     integer_index,
     keyword,
     literal_entry,
@@ -37,6 +39,7 @@ from lint_rules.frameworks.tool_loops import (
     scope_roots,
     sent_values,
     string_value,
+    value_in,
 )
 
 PACKAGE = "openai"
@@ -135,20 +138,8 @@ class ResponsesFile:
         return found
 
     def value_of(self, scope: Scope, name: str) -> cst.BaseExpression | None:
-        """The one value ``name`` has where ``scope`` reads it: assigned once in the scope,
-        or, in a top-level function that does not bind it, a module constant."""
-        if isinstance(scope.node, cst.Module) or name in scope.parameters:
-            return scope.value_of(name)
-        if name in scope.assignments:
-            return scope.value_of(name)
-        outer = self.module.index.enclosing_scope(scope.node)
-        while outer is not None and not isinstance(outer, cst.Module):
-            if isinstance(outer, cst.FunctionDef):
-                return None  # a closure's name: the enclosing function's
-            outer = self.module.index.enclosing_scope(outer)
-        if name in self.module.shadowed:
-            return None
-        return self.module.constants.get(name)
+        """``tool_loops.value_in``: the one value ``name`` has where ``scope`` reads it."""
+        return value_in(self.module, scope, name)
 
     def listed(self, scope: Scope, call: cst.Call, name: str) -> list[cst.BaseExpression]:
         """The elements of the list a request's ``name=`` argument is written as (a display
@@ -218,14 +209,8 @@ class ResponsesFile:
     def _reaches(self, scope: Scope, change: cst.CSTNode, request: cst.Call) -> bool:
         """A change of a list comes before the request, or a loop holds both."""
         index = self.module.index
-        where, sent = index.span(change)[0], index.span(request)[0]
-        if where < sent:
-            return True
-        for loop in collect(scope.node, cst.For, cst.While):
-            start, end = index.span(loop)
-            if start <= where < end and start <= sent < end:
-                return True
-        return False
+        before = index.span(change)[0] < index.span(request)[0]
+        return before or in_one_loop(scope, change, request)
 
     @cached_property
     def chat_message_lists(self) -> frozenset[str]:
@@ -256,8 +241,7 @@ class ResponsesFile:
     def is_response(self, scope: Scope, name: str) -> bool:
         """Every binding of ``name`` in ``scope`` is a Responses request's result
         (``r = client.responses.create(...)``, ``r = await ...``)."""
-        values = scope.assignments.get(name, [])
-        return bool(values) and all(_is_response(value) for value in values)
+        return bound_to(scope, name, is_request)
 
     def response_output(self, scope: Scope, node: cst.BaseExpression) -> str | None:
         """The response name whose ``output`` ``node`` is (``r.output``), if it is."""
@@ -273,8 +257,7 @@ class ResponsesFile:
     def output_items_of(self, scope: Scope, node: cst.BaseExpression) -> bool:
         """Whether ``node`` iterates the items of a response's ``output`` (``r.output``, or
         a list derived from it: ``tool_loops.derived_from``)."""
-        found = derived_from(self.module, scope, node, lambda n: self.response_output(scope, n))
-        return found is not None
+        return self.items_response(scope, node) is not None
 
     def items_response(self, scope: Scope, node: cst.BaseExpression) -> str | None:
         """The response whose ``output`` items ``node`` iterates (``r.output`` or a list
@@ -328,19 +311,10 @@ class ResponsesFile:
                 operands = [node.args[0].value] if extends and len(node.args) == 1 else []
             if any(self.response_output(scope, o) == response for o in operands):
                 return True
-        for _, request in self.requests:
-            arg = keyword(request, "previous_response_id")
-            if (
-                arg is not None
-                and isinstance(arg.value, cst.Attribute)
-                and arg.value.attr.value == "id"
-                and isinstance(arg.value.value, cst.Name)
-                and arg.value.value.value == response
-                and self.module.index.enclosing_scope(request)
-                is self.module.index.enclosing_scope(arg.value)
-            ):
-                return True
-        return False
+        return any(
+            chains(request, response) and request_scope is scope
+            for request_scope, request in self.requests
+        )
 
     def is_output_item(self, scope: Scope, node: cst.BaseExpression, anchor: cst.CSTNode) -> bool:
         """Whether ``node`` (read at ``anchor``) is one item of a response's ``output``: the
@@ -387,10 +361,16 @@ def responses_only(module: ParsedModule, project: Project | None = None) -> bool
     return bool(module.remembered("openai_responses.only", (), decide))
 
 
-def _is_response(value: cst.BaseExpression | None) -> bool:
-    if isinstance(value, cst.Await):
-        value = value.expression
-    return isinstance(value, cst.Call) and is_request(value)
+def chains(request: cst.Call, response: str) -> bool:
+    """The request continues the response: ``previous_response_id=<response>.id``."""
+    arg = keyword(request, "previous_response_id")
+    return (
+        arg is not None
+        and isinstance(arg.value, cst.Attribute)
+        and arg.value.attr.value == "id"
+        and isinstance(arg.value.value, cst.Name)
+        and arg.value.value.value == response
+    )
 
 
 def _bound_once_by(scope: Scope, name: str, loop: cst.For) -> bool:

@@ -10,14 +10,13 @@ import libcst as cst
 from lint_rules.analysis.walk import TreeIndex
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_responses._examples import HEAD
-from lint_rules.frameworks.openai_responses.recognition import ResponsesFile, is_request
+from lint_rules.frameworks.openai_responses.recognition import ResponsesFile, chains, is_request
 from lint_rules.frameworks.tool_loops import (
     Scope,
     collect,
     dict_entry,
     integer_index,
     key_read,
-    keyword,
     next_pick,
     search_pick,
 )
@@ -298,7 +297,7 @@ def _loop_mistakes(
         if not is_request(call) or index.span(call)[1] <= at:
             continue
         carried = any(value is item for value in context.input_items(scope, call))
-        if carried or _chains(call, response):
+        if carried or chains(call, response):
             sent.append(call)
             yield (
                 call,
@@ -346,14 +345,3 @@ def _innermost(scope: Scope, index: TreeIndex, node: cst.CSTNode) -> cst.CSTNode
         if index.span(loop)[0] <= at < index.span(loop)[1]
     ]
     return max(loops, key=lambda n: index.span(n)[0]) if loops else None
-
-
-def _chains(call: cst.Call, response: str) -> bool:
-    arg = keyword(call, "previous_response_id")
-    return (
-        arg is not None
-        and isinstance(arg.value, cst.Attribute)
-        and arg.value.attr.value == "id"
-        and isinstance(arg.value.value, cst.Name)
-        and arg.value.value.value == response
-    )
