@@ -19,6 +19,7 @@ from lint_rules.analysis.bindings import local_bindings
 from lint_rules.analysis.literals import string_value as literal_string
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.returns import dotted_name
+from lint_rules.analysis.shapes import Kind, Shape
 from lint_rules.analysis.walk import TreeIndex, display_of, find_indexed
 from lint_rules.model import Applicability
 from lint_rules.rules import EditSpec, FixSpec, replace_string_literal
@@ -533,3 +534,32 @@ def in_one_loop(scope: Scope, first: cst.CSTNode, second: cst.CSTNode) -> bool:
         if start <= a < end and start <= b < end:
             return True
     return False
+
+
+def not_text_content(shape: Shape, parts: frozenset[str], label: str, *, bools: bool) -> str | None:
+    """What a tool result's content certainly is when it is neither a string nor a list of
+    the API's content ``parts`` (``{"type": "text"}`` for Chat Completions, the
+    ``input_*`` parts for the Responses API): a dict, a number, a bool (when ``bools``),
+    or a list whose every element is a value or a part of another type (``label`` names
+    the parts in the answer)."""
+    if shape.kind is Kind.DICT:
+        return "a dict"
+    if bools and shape.kind is Kind.BOOL:
+        return "a `bool`"
+    if shape.kind in (Kind.INT, Kind.FLOAT):
+        return f"{'an' if shape.kind is Kind.INT else 'a'} `{shape.kind.value}`"
+    elements = shape.element_shapes() if shape.kind is Kind.LIST else ()
+    if elements and all(_not_a_part(e, parts) for e in elements):
+        return f"a list of values, not {label} parts"
+    return None
+
+
+def _not_a_part(element: Shape, parts: frozenset[str]) -> bool:
+    """A list element that is certainly none of ``parts``."""
+    if element.kind is Kind.DICT:
+        entry = element.entry("type")
+        if entry is None:
+            return not element.open
+        literal = entry.value.literal if entry.value.has_literal else None
+        return isinstance(literal, str) and literal not in parts
+    return element.kind in (Kind.STR, Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.NONE)

@@ -6,12 +6,15 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from lint_rules.analysis.shapes import Kind, Shape, ShapeInference
+from lint_rules.analysis.shapes import ShapeInference
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_chat._loops import HEAD
 from lint_rules.frameworks.openai_chat.recognition import ChatFile, dict_entry
+from lint_rules.frameworks.tool_loops import not_text_content
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule, wrap_in_json_dumps
+
+_TEXT = frozenset({"text"})
 
 
 class ChatToolContentNotString(Rule):
@@ -190,7 +193,7 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
                 continue
             function = scope.node if isinstance(scope.node, cst.FunctionDef) else None
             shape = ShapeInference(module, function).infer(entry.value)
-            what = _not_accepted(shape)
+            what = not_text_content(shape, _TEXT, "text", bools=False)
             if what is None:
                 continue
             yield Finding(
@@ -202,25 +205,3 @@ messages = [{"role": "tool", "name": "get_weather", "content": {"temperature": 2
                 ),
                 fix=wrap_in_json_dumps(entry.value, module),
             )
-
-
-def _not_accepted(shape: Shape) -> str | None:
-    if shape.kind is Kind.DICT:
-        return "a dict"
-    if shape.kind in (Kind.INT, Kind.FLOAT):
-        return f"{'an' if shape.kind is Kind.INT else 'a'} `{shape.kind.value}`"
-    elements = shape.element_shapes() if shape.kind is Kind.LIST else ()
-    if elements and all(_is_value(e) for e in elements):
-        return "a list of values, not text parts"
-    return None
-
-
-def _is_value(element: Shape) -> bool:
-    """A list element that is certainly not a text part."""
-    if element.kind is Kind.DICT:
-        entry = element.entry("type")
-        if entry is None:
-            return not element.open
-        literal = entry.value.literal if entry.value.has_literal else None
-        return isinstance(literal, str) and literal != "text"
-    return element.kind in (Kind.STR, Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.NONE)

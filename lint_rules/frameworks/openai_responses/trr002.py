@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from lint_rules.analysis.shapes import Kind, Shape, ShapeInference
+from lint_rules.analysis.shapes import ShapeInference
 from lint_rules.config import Settings
 from lint_rules.frameworks.openai_responses._examples import HEAD
 from lint_rules.frameworks.openai_responses.recognition import ResponsesFile
-from lint_rules.frameworks.tool_loops import dict_entry
+from lint_rules.frameworks.tool_loops import dict_entry, not_text_content
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule, wrap_in_json_dumps
 
@@ -229,7 +229,8 @@ def to_item(event):
             if entry is None or not context.is_sent(item):
                 continue
             function = scope.node if isinstance(scope.node, cst.FunctionDef) else None
-            what = _not_accepted(ShapeInference(module, function).infer(entry.value))
+            shape = ShapeInference(module, function).infer(entry.value)
+            what = not_text_content(shape, INPUT_PARTS, "`input_*`", bools=True)
             if what is None:
                 continue
             yield Finding(
@@ -242,27 +243,3 @@ def to_item(event):
                 ),
                 fix=wrap_in_json_dumps(entry.value, module),
             )
-
-
-def _not_accepted(shape: Shape) -> str | None:
-    if shape.kind is Kind.DICT:
-        return "a dict"
-    if shape.kind is Kind.BOOL:
-        return "a `bool`"
-    if shape.kind in (Kind.INT, Kind.FLOAT):
-        return f"{'an' if shape.kind is Kind.INT else 'a'} `{shape.kind.value}`"
-    elements = shape.element_shapes() if shape.kind is Kind.LIST else ()
-    if elements and all(_is_value(e) for e in elements):
-        return "a list of values, not `input_*` parts"
-    return None
-
-
-def _is_value(element: Shape) -> bool:
-    """A list element that is certainly not an ``input_*`` part."""
-    if element.kind is Kind.DICT:
-        entry = element.entry("type")
-        if entry is None:
-            return not element.open
-        literal = entry.value.literal if entry.value.has_literal else None
-        return isinstance(literal, str) and literal not in INPUT_PARTS
-    return element.kind in (Kind.STR, Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.NONE)
