@@ -11,6 +11,12 @@ patterns) on decoded text, so switching the byte prefilter off changes
 nothing (``tests/test_runner.py`` checks it): the needles are ASCII, and
 every source encoding Python accepts is ASCII-compatible.
 
+Most signals are an import of the framework, and every import statement has the
+word ``import`` on one of its lines: the package names are searched in those
+statements only (``import_statements``, a few percent of a file), not in the whole
+file, once per file for every family; only the signals that need no import (a
+PolyAI ``Conversation``, a tool loop's request, the ``tool`` gate) scan the file.
+
 This module imports nothing heavy: a run over a tree without tool files never
 imports LibCST or the rules.
 """
@@ -24,8 +30,9 @@ from functools import lru_cache
 from typing import Final, Generic, TypeVar
 
 NEEDLES: Final[dict[str, tuple[str, ...]]] = {
-    # Conversation annotations and PolyAI's generated headers (polyai-adk function.py:55-56).
-    "polyai": ("Conversation", "from _gen import", "from imports import"),
+    # PolyAI's generated headers (polyai-adk function.py:55-56); a ``Conversation``
+    # annotation, which needs no import, is ``CONVERSATION``.
+    "polyai": ("from _gen import", "from imports import"),
     "browser_use": ("browser_use",),
     "openai_agents": ("agents",),
     "openai_chat": ("openai",),
@@ -44,6 +51,9 @@ _REQUIRES: Final[dict[str, tuple[str, ...]]] = {
 """Further words, one of which a family's signal needs, searched only once its needle and import
 matched: a file without ``openai`` is then never scanned again for it, and the needle
 scan itself is shared with the families whose screens are the same (``_any_in``)."""
+CONVERSATION: Final = "Conversation"
+"""PolyAI's other signal: a ``Conversation`` annotation, searched in the whole file (PolyAI
+function files import nothing)."""
 _Text = TypeVar("_Text", str, bytes)
 ANY_FRAMEWORK: Final = "any_framework"
 """The TRV9xx family: its signal is any other family's."""
@@ -51,7 +61,7 @@ COMPATIBLE_CLIENTS: Final = ("groq", "together", "litellm", "mistralai", "ollama
 """The OpenAI-compatible clients whose imports are Chat Completions signals by default
 (``frameworks.openai_chat.clients``; a test keeps the two lists equal)."""
 _SCREENS: Final[dict[str, tuple[str, ...]]] = {
-    "polyai": ("Conversation", r"from (?:_gen|imports) import"),
+    "polyai": (r"from (?:_gen|imports) import",),
     "langchain": (r"lang(?:chain|graph)",),
 }
 """The patterns that search a family's needles, where fewer passes than needles find the
@@ -118,6 +128,8 @@ _IMPORT_PATTERNS: Final[dict[str, str]] = {
     r"|\bimport\s[^\n#;]*,\s*(?:langchain\w*|langgraph)\b",
     "pydantic_ai": _STATEMENT + r"(?:\s|\\)+pydantic_ai\b"
     r"|\bimport\s[^\n#;]*,\s*pydantic_ai\b",
+    "browser_use": _STATEMENT + r"(?:\s|\\)+browser_use\b"
+    r"|\bimport\s[^\n#;]*,\s*browser_use\b",
 }
 _LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
     "anthropic": ("tool_use", r"\.messages\.(?:with_raw_response\.)?(?:create|stream|parse)\("),
@@ -182,6 +194,62 @@ def _extra_pattern(package: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
     return re.compile(pattern), re.compile(pattern.encode("utf-8"))
 
 
+def import_statements(text: _Text) -> _Text:
+    """The lines of ``text`` that can belong to an import statement, joined by line breaks.
+
+    Every line holding the word ``import``, with the lines a backslash joins to it (``from
+    \\`` above ``openai import OpenAI``, ``import json, \\`` above ``openai``) and, after an
+    ``import (``, the lines up to the closing parenthesis (``from .server import (`` …
+    ``mcp``). Every import statement of the file is in the result, so an import pattern
+    searched in it finds what it finds in the whole file, save prose that merely reads
+    ``from openai`` without an ``import`` — which no rule reads as an import either. A
+    notebook's raw JSON keeps a cell's source on the lines of its strings, which this
+    keeps too.
+    """
+    newline, backslash, word, paren, close = _BYTE_MARKS if isinstance(text, bytes) else _MARKS
+    find, rfind = text.find, text.rfind
+    size = len(text)
+    parts = []
+    pos = find(word)
+    while pos != -1:
+        start = rfind(newline, 0, pos) + 1
+        while start > 0:  # the line before ends with a backslash: the statement began there
+            before = rfind(newline, 0, start - 1) + 1
+            if not text[before : start - 1].rstrip().endswith(backslash):
+                break
+            start = before
+        end = find(newline, pos)
+        end = size if end == -1 else end
+        while end < size and text[start:end].rstrip().endswith(backslash):
+            following = find(newline, end + 1)  # the statement goes on below
+            end = size if following == -1 else following
+        opened = find(paren, pos, end)
+        if opened != -1 and find(close, opened, end) == -1:
+            closing = find(close, end)
+            end = size if closing == -1 else closing + 1
+        parts.append(text[start:end])
+        pos = find(word, end)
+    return newline.join(parts)
+
+
+_MARKS: Final = ("\n", "\\", "import", "(", ")")
+_BYTE_MARKS: Final = tuple(mark.encode("ascii") for mark in _MARKS)
+_last: tuple[object, object] = (None, None)
+"""The last text whose import statements were computed, and them: the families ask one
+after another about the same decoded text (strings are immutable, so identity is
+enough; one tuple, rebound at once, so threads never see a text with another's
+statements)."""
+
+
+def _statements_of(text: _Text) -> _Text:
+    global _last
+    seen, statements = _last
+    if seen is not text:
+        statements = import_statements(text)
+        _last = (text, statements)
+    return statements  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class _Tables(Generic[_Text]):
     """The compiled screens, loop signals and import patterns, for bytes or for text."""
@@ -191,6 +259,7 @@ class _Tables(Generic[_Text]):
     finders: dict[str, tuple[Callable[[_Text], object], ...]]
     patterns: dict[str, re.Pattern[_Text]]
     requires: dict[str, tuple[_Text, ...]]
+    conversation: _Text
 
 
 _FOR_BYTES: Final = _Tables(
@@ -199,8 +268,11 @@ _FOR_BYTES: Final = _Tables(
     _BYTE_FINDERS,
     _BYTE_PATTERNS,
     {key: tuple(w.encode("ascii") for w in words) for key, words in _REQUIRES.items()},
+    CONVERSATION.encode("ascii"),
 )
-_FOR_TEXT: Final = _Tables(_TOOL, _TEXT_LOOP, _TEXT_FINDERS, _TEXT_PATTERNS, dict(_REQUIRES))
+_FOR_TEXT: Final = _Tables(
+    _TOOL, _TEXT_LOOP, _TEXT_FINDERS, _TEXT_PATTERNS, dict(_REQUIRES), CONVERSATION
+)
 
 
 def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str, ...] = ()) -> bool:
@@ -263,18 +335,21 @@ def _signal(
         loop = tables.loop.get(key)
         if loop is not None and loop[0] in text and loop[1].search(text):
             return True
-        if extra_imports and _has_extra_import(text, extra_imports):
+        if extra_imports and _has_extra_import(_statements_of(text), extra_imports):
             return True
+    if key == "polyai" and tables.conversation in text:
+        return True
+    statements = _statements_of(text)
     screens_of = _SCREENS_OF[key]
     found = needles.get(screens_of) if needles is not None else None
     if found is None:
-        found = any(finder(text) for finder in tables.finders[key])
+        found = any(finder(statements) for finder in tables.finders[key])
         if needles is not None:
             needles[screens_of] = found
     if not found:
         return False
     pattern = tables.patterns.get(key)
-    if pattern is not None and pattern.search(text) is None:
+    if pattern is not None and pattern.search(statements) is None:
         return False
     also = tables.requires.get(key)
     return also is None or any(word in text for word in also)
