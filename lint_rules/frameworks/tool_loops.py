@@ -434,9 +434,12 @@ def next_pick(module: ParsedModule, node: cst.BaseExpression) -> cst.BaseExpress
     return None
 
 
-def search_pick(scope: Scope, name: str, anchor: cst.CSTNode) -> tuple[cst.For, cst.Break] | None:
+def search_pick(
+    scope: Scope, name: str, anchor: cst.CSTNode, keys: tuple[str, ...] = ()
+) -> tuple[cst.For, cst.Break] | None:
     """The search loop a name holds the result of: every binding of ``name`` in the
-    scope is ``name = None`` or ``name = <item>`` in the body of ``for <item> in X``,
+    scope is ``name = None`` or ``name = <item>`` (or ``<item>[key]`` / ``<item>.key`` for
+    one of ``keys``: Bedrock's ``block["toolUse"]``) in the body of ``for <item> in X``,
     followed in the same block by ``break``, and ``anchor`` is after the loop — so the
     name is one item of ``X`` (the first that matched), not each in turn."""
     binders = scope.binders.get(name, [])
@@ -446,6 +449,8 @@ def search_pick(scope: Scope, name: str, anchor: cst.CSTNode) -> tuple[cst.For, 
     for binder, value in zip(binders, values, strict=True):
         if isinstance(value, cst.Name) and value.value == "None":
             continue
+        for key in keys:
+            value = key_read(value, key) or value if value is not None else value
         if picked is not None or not isinstance(value, cst.Name):
             return None
         loops = [
@@ -563,3 +568,50 @@ def _not_a_part(element: Shape, parts: frozenset[str]) -> bool:
         literal = entry.value.literal if entry.value.has_literal else None
         return isinstance(literal, str) and literal not in parts
     return element.kind in (Kind.STR, Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.NONE)
+
+
+def items_reaching(scope: Scope, request: cst.Call, name: str) -> list[cst.BaseExpression]:
+    """The items known to reach a request's list argument ``name`` (``input=`` of the
+    Responses API, ``messages=`` of Bedrock Converse): the elements of its display
+    (``input=[...]``, ``input=history + [...]``), or of the list a name holds — its
+    displays in the scope, and what ``append``/``insert``/``extend``/``+=`` add to it
+    before the request or in a loop around both. Names of displays bound once are read
+    as the display."""
+    arg = keyword(request, name)
+    if arg is None:
+        return []
+    found = display_elements(arg.value)
+    names = [arg.value] if isinstance(arg.value, cst.Name) else []
+    if isinstance(arg.value, cst.BinaryOperation):
+        names = [n for n in (arg.value.left, arg.value.right) if isinstance(n, cst.Name)]
+    for listed in names:
+        found.extend(_list_items(scope, listed.value, request))
+    items = []
+    for item in found:
+        if isinstance(item, cst.Name):
+            value = scope.value_of(item.value)
+            item = value if value is not None else item
+        items.append(item)
+    return items
+
+
+def _list_items(scope: Scope, name: str, request: cst.Call) -> list[cst.BaseExpression]:
+    found: list[cst.BaseExpression] = []
+    for value in scope.assignments.get(name, []):
+        if value is not None:
+            found.extend(display_elements(value))
+    index = scope.file.module.index
+    for node in collect(scope.node, cst.Call, cst.AugAssign):
+        target: cst.BaseExpression
+        if isinstance(node, cst.AugAssign):
+            target, added = node.target, display_elements(node.value)
+        else:
+            assert isinstance(node, cst.Call)
+            func = node.func
+            target = func.value if isinstance(func, cst.Attribute) else func
+            added = sent_values(node)
+        named = isinstance(target, cst.Name) and target.value == name
+        before = index.span(node)[0] < index.span(request)[0]
+        if added and named and (before or in_one_loop(scope, node, request)):
+            found.extend(added)
+    return found

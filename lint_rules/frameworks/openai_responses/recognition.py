@@ -29,15 +29,13 @@ from lint_rules.frameworks.tool_loops import (
     collect,
     derived_from,
     dict_entry,
-    display_elements,
     has_double_star,
-    in_one_loop,
     integer_index,
+    items_reaching,
     keyword,
     literal_entry,
     project_client,
     scope_roots,
-    sent_values,
     string_value,
     value_in,
 )
@@ -165,52 +163,8 @@ class ResponsesFile:
         return found
 
     def input_items(self, scope: Scope, request: cst.Call) -> list[cst.BaseExpression]:
-        """The items known to reach a request's ``input=``: the elements of its display
-        (``input=[...]``, ``input=history + [...]``), or of the list a name holds — its
-        displays in the scope, and what ``append``/``insert``/``extend``/``+=`` add to it
-        before the request or in a loop around both. Names of displays bound once are
-        read as the display."""
-        arg = keyword(request, "input")
-        if arg is None:
-            return []
-        found = display_elements(arg.value)
-        names = [arg.value] if isinstance(arg.value, cst.Name) else []
-        if isinstance(arg.value, cst.BinaryOperation):
-            names = [n for n in (arg.value.left, arg.value.right) if isinstance(n, cst.Name)]
-        for name in names:
-            found.extend(self._list_items(scope, name.value, request))
-        items = []
-        for item in found:
-            if isinstance(item, cst.Name):
-                value = scope.value_of(item.value)
-                item = value if value is not None else item
-            items.append(item)
-        return items
-
-    def _list_items(self, scope: Scope, name: str, request: cst.Call) -> list[cst.BaseExpression]:
-        found: list[cst.BaseExpression] = []
-        for value in scope.assignments.get(name, []):
-            if value is not None:
-                found.extend(display_elements(value))
-        for node in collect(scope.node, cst.Call, cst.AugAssign):
-            target: cst.BaseExpression
-            if isinstance(node, cst.AugAssign):
-                target, added = node.target, display_elements(node.value)
-            else:
-                assert isinstance(node, cst.Call)
-                func = node.func
-                target = func.value if isinstance(func, cst.Attribute) else func
-                added = sent_values(node)
-            named = isinstance(target, cst.Name) and target.value == name
-            if added and named and self._reaches(scope, node, request):
-                found.extend(added)
-        return found
-
-    def _reaches(self, scope: Scope, change: cst.CSTNode, request: cst.Call) -> bool:
-        """A change of a list comes before the request, or a loop holds both."""
-        index = self.module.index
-        before = index.span(change)[0] < index.span(request)[0]
-        return before or in_one_loop(scope, change, request)
+        """The items known to reach a request's ``input=`` (``tool_loops.items_reaching``)."""
+        return items_reaching(scope, request, "input")
 
     @cached_property
     def chat_message_lists(self) -> frozenset[str]:
