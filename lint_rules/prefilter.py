@@ -42,6 +42,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "pydantic_ai": ("pydantic_ai",),
     "openai_responses": ("openai",),
     "google_genai": ("genai",),
+    # boto3 (``client("bedrock-runtime")``), its async forms, and Strands Agents
+    "bedrock": ("boto", "strands"),
 }
 _REQUIRES: Final[dict[str, tuple[str, ...]]] = {
     # The Responses API's tool-loop items (``function_call``, ``function_call_output``),
@@ -112,31 +114,45 @@ that import ``litellm`` or ``ollama`` never use tools, and "together" is a commo
 # json\nfrom openai import OpenAI"``, a cell whose source is one string): ``\n``
 # counts as the start of a statement there.
 _STATEMENT: Final = r"(?:\bfrom|\bimport|\\[nrt](?:from|import))"
+
+
+def _imported(name: str) -> str:
+    """Any import statement of the package ``name`` (a pattern): ``import name``, ``from
+    name…``, ``import x, name`` (also after a backslash)."""
+    return _STATEMENT + rf"(?:\s|\\)+{name}\b|\bimport\s[^\n#;]*,(?:\s|\\)*{name}\b"
+
+
 _IMPORT_PATTERNS: Final[dict[str, str]] = {
-    "openai_agents": _STATEMENT + r"(?:\s|\\)+agents\b|\bimport\s[^\n#;]*,\s*agents\b",
-    "openai_chat": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
-    "openai_responses": _STATEMENT + r"(?:\s|\\)+openai\b|\bimport\s[^\n#;]*,\s*openai\b",
-    # ``from google import genai``, ``import google.genai``, ``from google.genai import``
+    "openai_agents": _imported("agents"),
+    "openai_chat": _imported("openai"),
+    "openai_responses": _imported("openai"),
+    # ``from google import genai``, ``import google.genai``, ``from google.genai import``,
+    # ``from google import (genai, …)``
     "google_genai": _STATEMENT
-    + r"(?:\s|\\)+google(?:\.genai\b|(?:\s|\\)+import\b[^\n#;]*\bgenai\b)",
-    "anthropic": _STATEMENT + r"(?:\s|\\)+anthropic\b|\bimport\s[^\n#;]*,\s*anthropic\b",
+    + r"(?:\s|\\)+google(?:\.genai\b|(?:\s|\\)+import\b(?:[^\n#;(]*|\s*\([^)#]*)\bgenai\b)",
+    "anthropic": _imported("anthropic"),
     # the packages ``mcp`` and ``fastmcp``, or a server imported by the name ``mcp`` from
     # another module of the project (``from .server import mcp``)
     "mcp": _STATEMENT + r"(?:\s|\\)+(?:fast)?mcp\b|\bimport\s[^\n#;]*\bmcp\b"
     r"|\bimport\s*\([^)]*\bmcp\b",
-    "langchain": _STATEMENT + r"(?:\s|\\)+(?:langchain\w*|langgraph)\b"
-    r"|\bimport\s[^\n#;]*,\s*(?:langchain\w*|langgraph)\b",
-    "pydantic_ai": _STATEMENT + r"(?:\s|\\)+pydantic_ai\b"
-    r"|\bimport\s[^\n#;]*,\s*pydantic_ai\b",
-    "browser_use": _STATEMENT + r"(?:\s|\\)+browser_use\b"
-    r"|\bimport\s[^\n#;]*,\s*browser_use\b",
+    "langchain": _imported(r"(?:langchain\w*|langgraph)"),
+    "pydantic_ai": _imported("pydantic_ai"),
+    "browser_use": _imported("browser_use"),
+    "bedrock": _imported(r"(?:boto3|botocore|aioboto3|aiobotocore|strands)"),
 }
+_TOOL_GATED: Final = frozenset({"bedrock"})
+"""Families whose every signal needs ``_TOOL`` in the file: most modules that import
+``boto3`` never call Bedrock, and a Converse loop or a Strands ``@tool`` always says
+"tool" (``toolConfig``, ``toolUse``, ``toolResult``)."""
 _LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
     "anthropic": ("tool_use", r"\.messages\.(?:with_raw_response\.)?(?:create|stream|parse)\("),
     "openai_chat": (
         "tool_calls",
         r"\.completions\.(?:with_raw_response\.)?(?:create|stream|parse)\(",
     ),
+    # a ``{"toolResult": ...}`` display or a ``["toolUse"]`` read: Bedrock's shapes, whose
+    # client may be made in another module (``self.client.converse(...)``)
+    "bedrock": ("tool", r"tool(?:Use|Result)\b"),
     "openai_responses": (
         "function_call",
         r"\.responses\.(?:with_raw_response\.|with_streaming_response\.)?"
@@ -182,15 +198,9 @@ def polyai_layout(path: str) -> tuple[str, str] | None:
     return None
 
 
-def _import_pattern(package: str) -> str:
-    """Any import statement of ``package`` (the form of ``_IMPORT_PATTERNS``)."""
-    name = re.escape(package)
-    return _STATEMENT + rf"(?:\s|\\)+{name}\b|\bimport\s[^\n#;]*,\s*{name}\b"
-
-
 @lru_cache(maxsize=64)
 def _extra_pattern(package: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
-    pattern = _import_pattern(package)
+    pattern = _imported(re.escape(package))
     return re.compile(pattern), re.compile(pattern.encode("utf-8"))
 
 
@@ -286,6 +296,7 @@ def has_signal(key: str, text: str | bytes, path: str, extra_imports: tuple[str,
     if key == ANY_FRAMEWORK:  # the TRV9xx rules check every other family's tool functions
         return _any_signal(tuple(NEEDLES), text, path, extra_imports)
     gated = key in _LOOP_SIGNALS or bool(extra_imports)  # the signals behind ``_TOOL``
+    gated = gated or key in _TOOL_GATED
     if isinstance(text, bytes):
         tool = gated and _FOR_BYTES.tool in text
         return _signal(key, text, path, tool, extra_imports, _FOR_BYTES)
@@ -339,6 +350,8 @@ def _signal(
             return True
     if key == "polyai" and tables.conversation in text:
         return True
+    if key in _TOOL_GATED and not tool:
+        return False
     statements = _statements_of(text)
     screens_of = _SCREENS_OF[key]
     found = needles.get(screens_of) if needles is not None else None

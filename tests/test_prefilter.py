@@ -108,3 +108,54 @@ def test_an_unsignalled_file_wants_only_registry_facts(source: bytes) -> None:
     assert index.wants_facts(source, unsignalled) == full
     if unsignalled:
         assert not any(prefilter.has_signal(key, source, "") for key in index.SIGNALLED_FACTS)
+
+
+@pytest.mark.parametrize(
+    ("source", "statements"),
+    [
+        ("x = 1\nimport os\ny = 2\n", "import os"),
+        ("from a import b; import c\n", "from a import b; import c"),
+        # a backslash joins the lines before and after
+        ("x = 1\nfrom \\\n    openai import OpenAI\n", "from \\\n    openai import OpenAI"),
+        ("import json, \\\n    openai\nx = 1\n", "import json, \\\n    openai"),
+        ("from \\\r\n    openai import OpenAI\r\n", "from \\\r\n    openai import OpenAI\r"),
+        # a parenthesised name list, up to its closing parenthesis
+        (
+            "from .server import (\n    app,\n    mcp,\n)\nx = 1\n",
+            "from .server import (\n    app,\n    mcp,\n)",
+        ),
+        ("from a import (b)\nc = (1,\n 2)\n", "from a import (b)"),
+        # prose without the word holds no statement
+        ("# answers from openai\nx = 1\n", ""),
+        # a notebook cell whose source is one JSON string
+        (
+            '"source": "import json\\nfrom openai import OpenAI"\n',
+            '"source": "import json\\nfrom openai import OpenAI"',
+        ),
+    ],
+)
+def test_import_statements(source: str, statements: str) -> None:
+    assert prefilter.import_statements(source) == statements
+    assert prefilter.import_statements(source.encode()) == statements.encode()
+
+
+@pytest.mark.parametrize(
+    ("key", "source", "signal"),
+    [
+        ("mcp", "from .server import (\n    app,\n    mcp,\n)\n", True),
+        ("mcp", "from .server import app\nmcp = 1\n", False),
+        ("openai_chat", "import json, \\\n    openai\n", True),
+        ("openai_agents", "x = 'from agents we learn'\n", False),
+        ("browser_use", "from browser_use import Tools\n", True),
+        ("browser_use", "# see browser_use docs\n", False),
+        ("polyai", "def f(conv: Conversation):\n    return 1\n", True),
+        ("polyai", "from _gen import *\n", True),
+        ("google_genai", "from google import (\n    genai,\n)\n", True),
+    ],
+)
+def test_signals_are_read_in_the_import_statements(key: str, source: str, signal: bool) -> None:
+    """The package names are searched in the import statements only; every statement form is
+    in them (bytes and text agree)."""
+    assert prefilter.has_signal(key, source, "m.py") is signal
+    assert prefilter.has_signal(key, source.encode(), "m.py") is signal
+    assert prefilter.signalled((key,), source.encode(), "m.py") is signal
