@@ -94,9 +94,19 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRG003": True,
     "TRG004": True,
     "TRG101": True,
+    "TRB001": True,
+    "TRB002": True,
+    "TRB003": True,
+    "TRB004": True,
+    "TRB005": True,
+    "TRB006": True,
+    "TRB007": True,
+    "TRB008": True,
+    "TRB101": True,
+    "TRB102": False,
 }
 
-CODE_PREFIXES: Final = ("TRV", "TRR", "TRG")
+CODE_PREFIXES: Final = ("TRV", "TRR", "TRG", "TRB")
 """The letters of toolret's codes (RULES.md "Codes after TRV9xx"): ``TRV`` for the engine
 and the families up to TRV9xx, frozen at three digits, then one ``TR<X>`` per family
 after it. Each is a flake8 entry point (``pyproject.toml``; a test keeps the two equal):
@@ -114,6 +124,7 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "any_framework": "TRV9",
     "openai_responses": "TRR",
     "google_genai": "TRG",
+    "bedrock": "TRB",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
 

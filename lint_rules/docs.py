@@ -28,6 +28,7 @@ FRAMEWORK_TITLES = {
     "pydantic_ai": "Pydantic AI",
     "openai_responses": "OpenAI Responses API tool loops",
     "google_genai": "Google Gen AI SDK (Gemini) function calling",
+    "bedrock": "Bedrock Converse tool loops and Strands Agents tools",
     "any_framework": "any framework (every family's tool functions)",
 }
 _SECTION = re.compile(r"^## (.+)$", re.MULTILINE)

@@ -85,6 +85,8 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("openai_responses", "TRR0", 7),
         ("google_genai", "TRG0", 4),
         ("google_genai", "TRG1", 1),
+        ("bedrock", "TRB0", 8),
+        ("bedrock", "TRB1", 2),
     ],
 )
 def test_toolret_reports_exactly_the_expected_findings(
@@ -110,6 +112,7 @@ def test_toolret_reports_exactly_the_expected_findings(
         ("openai_agents", "TRV9"),
         ("openai_responses", "TRR"),
         ("google_genai", "TRG"),
+        ("bedrock", "TRB"),
     ],
 )
 def test_flake8_reports_the_same_set(example: str, prefix: str) -> None:

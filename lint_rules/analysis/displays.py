@@ -65,9 +65,27 @@ ANTHROPIC_TYPED_DICTS = frozenset(
         for name in (base, "Beta" + base)
     }
 )
+BEDROCK_TYPED_DICTS = frozenset(
+    {
+        # mypy-boto3-bedrock-runtime's request shapes (``type_defs.py``)
+        "MessageTypeDef",
+        "MessageUnionTypeDef",
+        "ContentBlockTypeDef",
+        "ContentBlockUnionTypeDef",
+        "ToolResultBlockTypeDef",
+        "ToolResultBlockUnionTypeDef",
+        "ToolResultContentBlockTypeDef",
+        "ToolResultContentBlockUnionTypeDef",
+        "ToolUseBlockTypeDef",
+    }
+)
+STRANDS_TYPED_DICTS = frozenset({"ToolResult", "ToolResultContent"})
+"""strands-agents 1.62's ``strands.types`` shapes, Bedrock's own."""
 TYPED_DICTS: dict[str, frozenset[str]] = {
     "openai": OPENAI_TYPED_DICTS,
     "anthropic": ANTHROPIC_TYPED_DICTS,
+    "mypy_boto3_bedrock_runtime": BEDROCK_TYPED_DICTS,
+    "strands": STRANDS_TYPED_DICTS,
 }
 """Package → the names of its message and block ``TypedDict`` types (pydantic models
 such as ``ChatCompletionMessage`` or ``anthropic.types.Message`` are not dicts)."""

@@ -23,6 +23,7 @@ FRAMEWORK_PACKAGES = (
     "pydantic_ai",
     "openai_responses",
     "google_genai",
+    "bedrock",
     "any_framework",
 )
 """The families, in the order their rules run; ``any_framework`` (TRV9xx, over every other

@@ -29,6 +29,8 @@ class Encoder:
     encodes_bytes: bool
     failing_class: Callable[[cst.ClassDef, ParsedModule], bool]
     """Whether instances of a same-module class fail."""
+    encodes_tuples: bool = True
+    """``json.dumps`` writes a tuple as a list; botocore's document type rejects it."""
 
     def not_encodable(self, shape: Shape, module: ParsedModule, depth: int = 0) -> str | None:
         """What in ``shape`` the encoder raises on (``"a `set` (under key `tags`)"``), if
@@ -39,6 +41,8 @@ class Encoder:
             return "a `set`"
         if shape.kind is Kind.BYTES and not self.encodes_bytes:
             return "`bytes`"
+        if shape.kind is Kind.TUPLE and not self.encodes_tuples:
+            return "a `tuple`"
         if shape.kind is Kind.INSTANCE:
             if shape.type_name in self.instance_types:
                 return f"a `{shape.type_name}`"

@@ -15,6 +15,7 @@ TITLES: Final[dict[str, str]] = {
     "pydantic_ai": "Pydantic AI tool",
     "openai_responses": "Responses API tool",
     "google_genai": "Gemini automatic-function-calling tool",
+    "bedrock": "Strands tool",
 }
 
 EXCEPTION: Final[dict[str, str]] = {
@@ -32,6 +33,7 @@ EXCEPTION: Final[dict[str, str]] = {
     "`json.dumps` raises",
     "google_genai": 'the SDK wraps it as `{"result": ...}` and `generate_content` raises '
     "`TypeError` (not JSON serializable) after the tool ran",
+    "bedrock": "Strands sends the model `str()` of it as the tool's successful result",
 }
 
 COROUTINE: Final[dict[str, str]] = {
@@ -53,6 +55,8 @@ COROUTINE: Final[dict[str, str]] = {
     "`json.dumps` raises), and the work never runs",
     "google_genai": "`generate_content` raises `TypeError` (not JSON serializable), and the "
     "work never runs",
+    "bedrock": 'Strands sends the model "<coroutine object …>" as the result, and the work '
+    "never runs",
 }
 
 
