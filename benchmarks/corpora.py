@@ -203,6 +203,7 @@ class FileBuilder:
         self.loop_params: tuple[str, str, int, str, bool] = ("", "", 0, "", False)
         self.responses_params: tuple[str, str, str] | None = None
         self.gemini_params: tuple[str, str] | None = None
+        self.bedrock_params: tuple[str, str] | None = None
 
     # -- small vocabulary helpers ------------------------------------------------------
     def field(self) -> str:
@@ -660,6 +661,46 @@ class FileBuilder:
             '    return "I could not finish that request."',
         ]
 
+    def bedrock_section(self) -> list[str]:
+        """A Bedrock Converse loop over the same registry: the assistant message appended,
+        every ``toolUse`` block answered (now and then with a bare string, TRB001)."""
+        if self.bedrock_params is None:
+            return []
+        loop_name, content = self.bedrock_params
+        _, _, rounds, _, _ = self.loop_params
+        return [
+            'bedrock = boto3.client("bedrock-runtime", region_name="us-east-1")',
+            "TOOL_CONFIG = {",
+            '    "tools": [',
+            '        {"toolSpec": {"name": t["function"]["name"], "inputSchema": {"json": {}}}}',
+            "        for t in TOOLS",
+            "    ]",
+            "}",
+            "",
+            "",
+            f"def {loop_name}(question: str) -> str:",
+            '    messages = [{"role": "user", "content": [{"text": question}]}]',
+            f"    for _ in range({rounds}):",
+            "        response = bedrock.converse(",
+            '            modelId="anthropic.claude-3-5-sonnet-20240620-v1:0",',
+            "            messages=messages,",
+            "            toolConfig=TOOL_CONFIG,",
+            "        )",
+            '        message = response["output"]["message"]',
+            "        messages.append(message)",
+            '        if response["stopReason"] != "tool_use":',
+            '            return "".join(b.get("text", "") for b in message["content"])',
+            "        results = []",
+            '        for block in message["content"]:',
+            '            if "toolUse" in block:',
+            '                use = block["toolUse"]',
+            '                result = str(REGISTRY[use["name"]](**use["input"]))',
+            '                answer = {"toolUseId": use["toolUseId"], "content": ' + content + "}",
+            '                results.append({"toolResult": answer})',
+            '        messages.append({"role": "user", "content": results})',
+            '    return "I could not finish that request."',
+        ]
+
     def record_dataclass(self) -> list[str]:
         d = self.d
         f1 = self.rng.choice(d.fields)
@@ -701,6 +742,11 @@ class FileBuilder:
                 self.names.make("gemini", self.d.area),
                 rng.choice(('{"result": result}', '{"result": result}', "result")),
             )
+        if rng.random() < 0.25:
+            self.bedrock_params = (
+                self.names.make("converse", self.d.area),
+                rng.choice(('[{"text": result}]', '[{"text": result}]', "result")),
+            )
         adders = (
             lambda: self.actions.append(self.browser_action()),
             lambda: self.agent_tools.append(self.agent_tool()),
@@ -740,6 +786,7 @@ class FileBuilder:
             ")",
             "from browser_use import ActionResult, Tools",
             "from openai import OpenAI",
+            *(["import boto3"] if self.bedrock_params else []),
             *(
                 ["from google import genai", "from google.genai import types"]
                 if self.gemini_params
@@ -777,6 +824,8 @@ class FileBuilder:
             blocks.append(self.responses_section())
         if self.gemini_params is not None:
             blocks.append(self.gemini_section())
+        if self.bedrock_params is not None:
+            blocks.append(self.bedrock_section())
         out: list[str] = []
         for i, block in enumerate(blocks):
             if i:
@@ -792,7 +841,8 @@ def generate_tool_corpus(dest: Path, target_lines: int, seed: int = 20240) -> Co
     ``function_steps`` folder) defining ``def <stem>(conv, ...)`` plus browser-use
     actions, Agents SDK function tools with a ``tool_use_behavior`` function, a
     Chat Completions tool loop, in half of them a Responses API loop over the same
-    tools and in about a third a google-genai loop; about a third of the return sites
+    tools, in about a third a google-genai loop and in a quarter a Bedrock Converse
+    loop; about a third of the return sites
     are wrong.
     """
     rng = random.Random(seed)
@@ -823,7 +873,7 @@ def generate_tool_corpus(dest: Path, target_lines: int, seed: int = 20240) -> Co
         lines,
         f"generated (seed {seed}): every file has PolyAI, browser-use, Agents SDK "
         "and Chat Completions tool code, half of them a Responses API loop, a third a "
-        "google-genai loop",
+        "google-genai loop, a quarter a Bedrock Converse loop",
     )
 
 
