@@ -16,19 +16,20 @@ keys (``output-format``, ``fix``, ``unsafe-fixes``, ``show-fixes``, ``cache-dir`
 read here and applied by the CLI from the working directory's file; ``include`` /
 ``extend-include`` choose what a walk checks; ``required-version`` is checked on read.
 
-Keys are ruff's, with ruff's meaning: ``select`` / ``extend-select`` /
-``ignore``, ``per-file-ignores`` / ``extend-per-file-ignores``, ``exclude``
-(replaces the default list) / ``extend-exclude``, ``respect-gitignore``,
-``force-exclude``, ``target-version`` (the Python syntax ``TRV005`` checks against;
-without it the lower bound of ``[project] requires-python`` of the ``pyproject.toml``
-that holds the settings, as ruff infers it); the frameworks have tables of their own. The rule
-selection keys and the framework tables may also sit in a ``lint`` sub-table
-(``[tool.toolret.lint]``), ruff's current layout; a key set both there and at
-the top level is an error. A typo is an error: an unknown key, a value of the
-wrong type, or a rule selector that selects no rule (``TRV110``) - a misspelt
-``selct`` or code silently doing nothing is worse than a failed run. Errors
-give the file, line and column with the source line and a caret, as ruff's
-do (``toml_positions`` finds them), and the closest valid key or code.
+Keys are ruff's, with ruff's meaning: ``select`` / ``extend-select`` / ``ignore``,
+``per-file-ignores`` / ``extend-per-file-ignores``, ``exclude`` (replaces the default
+list) / ``extend-exclude``, ``respect-gitignore``, ``force-exclude``, ``target-version``
+(the Python syntax ``TRV005`` checks against; without it the lower bound of ``[project]
+requires-python`` of the ``pyproject.toml`` that holds the settings, as ruff infers it,
+or, where that is absent, of Poetry's ``[tool.poetry.dependencies] python``, which ruff
+does not read: a Poetry project that declares ``python = "^3.13"`` is not told its 3.12
+syntax fails on 3.11); the frameworks have tables of their own. The rule selection keys
+and the framework tables may also sit in a ``lint`` sub-table (``[tool.toolret.lint]``),
+ruff's current layout; a key set both there and at the top level is an error. A typo is
+an error: an unknown key, a value of the wrong type, or a rule selector that selects no
+rule (``TRV110``) - a misspelt ``selct`` or code silently doing nothing is worse than a
+failed run. Errors give the file, line and column with the source line and a caret, as
+ruff's do (``toml_positions`` finds them), and the closest valid key or code.
 
 Rule selection
 --------------
@@ -429,6 +430,36 @@ def requires_python_target(specifier: object) -> str | None:
         return None
     name = f"py{lower[0]}{lower[1]}"
     return name if name in TARGET_VERSIONS else None
+
+
+def project_python_target(data: Mapping[str, object]) -> str | None:
+    """The ``target-version`` a parsed ``pyproject.toml`` gives: its ``[project]
+    requires-python`` (``requires_python_target``), or else the lower bound of Poetry's
+    ``[tool.poetry.dependencies] python`` constraint (``"^3.13.0"``, ``"~3.11"``,
+    ``">=3.10,<4"``, ``"^3.10 || ^3.11"`` → its lowest alternative)."""
+    project = data.get("project")
+    if isinstance(project, dict) and "requires-python" in project:
+        return requires_python_target(project.get("requires-python"))
+    tool = data.get("tool")
+    poetry = tool.get("poetry") if isinstance(tool, dict) else None
+    dependencies = poetry.get("dependencies") if isinstance(poetry, dict) else None
+    constraint = dependencies.get("python") if isinstance(dependencies, dict) else None
+    if not isinstance(constraint, str):
+        return None
+    found: list[str] = []
+    for alternative in constraint.split("||"):
+        clauses = []
+        for clause in alternative.replace(" ", "").split(","):
+            if clause[:1] in ("^", "~") and clause[1:2] != "=":
+                clause = ">=" + clause[1:]
+            elif clause[:1].isdigit():
+                clause = "==" + clause
+            clauses.append(clause)
+        target = requires_python_target(",".join(clauses))
+        if target is None:
+            return None
+        found.append(target)
+    return min(found, key=lambda t: TARGET_VERSIONS.index(t)) if found else None
 
 
 _CODE_PREFIX = re.compile(r"[A-Z]+[0-9]*", re.ASCII)
@@ -1446,9 +1477,7 @@ def _load_one(path: Path) -> _Loaded:
     if path.name == "pyproject.toml":
         base = ("tool", "toolret")
         table = _toolret_table(data)
-        project = data.get("project")
-        if isinstance(project, dict):
-            inferred = requires_python_target(project.get("requires-python"))
+        inferred = project_python_target(data)
         if table is None:
             return _Loaded(Settings(root=path.parent), frozenset(), {}, inferred, None)
     elif _toolret_table(data) is not None:
@@ -1668,12 +1697,7 @@ def _inferred_target(pyproject: Path) -> str | None:
         data = tomllib.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
-    project = data.get("project")
-    return (
-        requires_python_target(project.get("requires-python"))
-        if isinstance(project, dict)
-        else None
-    )
+    return project_python_target(data)
 
 
 def _config_in(directory: Path) -> Path | None:

@@ -42,8 +42,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "pydantic_ai": ("pydantic_ai",),
     "openai_responses": ("openai",),
     "google_genai": ("genai",),
-    # boto3 (``client("bedrock-runtime")``), its async forms, and Strands Agents
-    "bedrock": ("boto", "strands"),
+    # Strands Agents (a Converse loop's signal is its ``toolUse``/``toolResult`` words)
+    "bedrock": ("strands",),
 }
 _REQUIRES: Final[dict[str, tuple[str, ...]]] = {
     # The Responses API's tool-loop items (``function_call``, ``function_call_output``),
@@ -138,12 +138,11 @@ _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "langchain": _imported(r"(?:langchain\w*|langgraph)"),
     "pydantic_ai": _imported("pydantic_ai"),
     "browser_use": _imported("browser_use"),
-    "bedrock": _imported(r"(?:boto3|botocore|aioboto3|aiobotocore|strands)"),
+    "bedrock": _imported("strands"),
 }
 _TOOL_GATED: Final = frozenset({"bedrock"})
-"""Families whose every signal needs ``_TOOL`` in the file: most modules that import
-``boto3`` never call Bedrock, and a Converse loop or a Strands ``@tool`` always says
-"tool" (``toolConfig``, ``toolUse``, ``toolResult``)."""
+"""Families whose every signal needs ``_TOOL`` in the file: a Converse loop always says
+``toolUse`` or ``toolResult``, and a Strands module worth checking ``@tool``."""
 _LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
     "anthropic": ("tool_use", r"\.messages\.(?:with_raw_response\.)?(?:create|stream|parse)\("),
     "openai_chat": (
@@ -151,7 +150,8 @@ _LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
         r"\.completions\.(?:with_raw_response\.)?(?:create|stream|parse)\(",
     ),
     # a ``{"toolResult": ...}`` display or a ``["toolUse"]`` read: Bedrock's shapes, whose
-    # client may be made in another module (``self.client.converse(...)``)
+    # client may be made in another module (``self.client.converse(...)``); an import of
+    # ``boto3`` is no signal (most modules that import it never call Bedrock)
     "bedrock": ("tool", r"tool(?:Use|Result)\b"),
     "openai_responses": (
         "function_call",

@@ -284,7 +284,9 @@ class VersionSyntax(EngineRule):
     The target is `target-version` (`py37` … `py315`, ruff's values) in the
     configuration or `--target-version` on the command line; without either,
     the lower bound of `[project] requires-python` of the `pyproject.toml` that
-    holds the settings (`">=3.10"` is `py310`), else ruff's default, `py311`.
+    holds the settings (`">=3.10"` is `py310`) or, where it has none, of Poetry's
+    `[tool.poetry.dependencies] python` (`"^3.13"` is `py313`; ruff reads only
+    `requires-python`), else ruff's default, `py311`.
 
     ## Why is this bad?
     Python older than the syntax cannot even compile the file: on the

@@ -117,8 +117,9 @@ def test_the_family_alone_finds_what_all_rules_find(
 @pytest.mark.parametrize(
     ("source", "signal"),
     [
-        (b"import boto3\ns3 = boto3.client('s3')\n", False),  # no "tool": not a loop
-        (b"import boto3\nTOOLS = {'tools': []}\n", True),
+        (b"import boto3\ns3 = boto3.client('s3')\n", False),
+        # boto3 and a "tool" are no Converse loop (AWS's examples import `demo_tools`)
+        (b"import boto3\nfrom demo_tools import question\n", False),
         (b"x = {'toolResult': {}}\n", True),
         (b"from strands import tool\n", True),
         (b"from strands_like import tool\n", False),

@@ -206,6 +206,19 @@ def test_requires_python_of_toolret_toml_dir_is_not_read(tmp_path: Path) -> None
         ('[project]\nname = "x"\nrequires-python = ">=3.12"\n\n[tool.pyright]\n', "py312"),
         ('[project]\nname = "x"\n', None),
         ("not toml [", None),
+        # Poetry's python constraint, where requires-python is absent (ruff reads only
+        # requires-python; toolret reads both so as not to report a project's own syntax)
+        ('[tool.poetry.dependencies]\npython = "^3.13.0"\n', "py313"),
+        ('[tool.poetry.dependencies]\npython = "~3.11"\n', "py311"),
+        ('[tool.poetry.dependencies]\npython = ">=3.10,<4.0"\n', "py310"),
+        ('[tool.poetry.dependencies]\npython = "^3.12 || ^3.10"\n', "py310"),
+        ('[tool.poetry.dependencies]\npython = "3.12.*"\n', "py312"),
+        ('[tool.poetry.dependencies]\npython = "*"\n', None),
+        # requires-python wins
+        (
+            '[project]\nrequires-python = ">=3.9"\n[tool.poetry.dependencies]\npython = "^3.13"\n',
+            "py39",
+        ),
     ],
 )
 def test_requires_python_of_a_pyproject_without_a_table_is_the_fallback(
