@@ -152,7 +152,7 @@ _LOOP_SIGNALS: Final[dict[str, tuple[str, str]]] = {
     # a ``{"toolResult": ...}`` display or a ``["toolUse"]`` read: Bedrock's shapes, whose
     # client may be made in another module (``self.client.converse(...)``); an import of
     # ``boto3`` is no signal (most modules that import it never call Bedrock)
-    "bedrock": ("tool", r"tool(?:Use|Result)\b"),
+    "bedrock": ("tool", r"tool(?:Use|Result)"),
     "openai_responses": (
         "function_call",
         r"\.responses\.(?:with_raw_response\.|with_streaming_response\.)?"

@@ -121,6 +121,7 @@ def test_the_family_alone_finds_what_all_rules_find(
         # boto3 and a "tool" are no Converse loop (AWS's examples import `demo_tools`)
         (b"import boto3\nfrom demo_tools import question\n", False),
         (b"x = {'toolResult': {}}\n", True),
+        (b"answer(block['toolUseId'])\n", True),  # a loop that only reads the id
         (b"from strands import tool\n", True),
         (b"from strands_like import tool\n", False),
     ],

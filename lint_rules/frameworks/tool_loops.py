@@ -306,6 +306,21 @@ def display_elements(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     return []
 
 
+@dataclass(frozen=True)
+class _ModuleOnly:
+    module: ParsedModule
+
+
+def module_scopes(module: ParsedModule) -> list[Scope]:
+    """The scopes of a file (``scope_roots``), made once per parse for every loop family:
+    a scope reads only its module (``Scope.file.module``), and five families ask."""
+    return module.remembered(
+        "tool_loops.scopes",
+        (),
+        lambda: [Scope(_ModuleOnly(module), node) for node in scope_roots(module)],
+    )
+
+
 def scope_roots(module: ParsedModule) -> list[cst.Module | cst.FunctionDef]:
     """The module body, then every function (nested ones too): the scopes of a file."""
     functions = [

@@ -23,7 +23,7 @@ and a project's own ``tool`` are not Strands'.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, partial
 
 import libcst as cst
@@ -46,8 +46,8 @@ from lint_rules.frameworks.tool_loops import (
     items_reaching,
     key_read,
     keyword,
+    module_scopes,
     next_pick,
-    scope_roots,
     search_pick,
     sent_values,
     string_value,
@@ -99,6 +99,8 @@ class BedrockFile:
 
     module: ParsedModule
     project: Project | None = None
+    inferences: dict[int, ShapeInference] = field(default_factory=dict)
+    """One shape inference per scope (``shape_of``)."""
 
     @cached_property
     def is_checked(self) -> bool:
@@ -110,7 +112,7 @@ class BedrockFile:
     @cached_property
     def scopes(self) -> list[Scope]:
         displays.prepare(self.module)
-        return [Scope(self, node) for node in scope_roots(self.module)]
+        return module_scopes(self.module)
 
     @cached_property
     def requests(self) -> list[tuple[Scope, cst.Call]]:
@@ -185,6 +187,7 @@ class BedrockFile:
                 return bound
         return node
 
+    @cached_property
     def messages_sent(self) -> list[tuple[Scope, cst.Call, cst.BaseExpression]]:
         """``(scope, request, message)`` for each message known to reach a request's
         ``messages=``."""
@@ -389,9 +392,14 @@ def recognise(module: ParsedModule, project: Project | None = None) -> BedrockFi
 
 
 def shape_of(file: BedrockFile, scope: Scope, value: cst.BaseExpression) -> Shape:
-    """What ``value`` is known to be where ``scope`` computes it."""
-    function = scope.node if isinstance(scope.node, cst.FunctionDef) else None
-    return ShapeInference(file.module, function).infer(value)
+    """What ``value`` is known to be where ``scope`` computes it (one inference per scope:
+    it reads the function's bindings once)."""
+    inference = file.inferences.get(id(scope.node))
+    if inference is None:
+        function = scope.node if isinstance(scope.node, cst.FunctionDef) else None
+        inference = ShapeInference(file.module, function)
+        file.inferences[id(scope.node)] = inference
+    return inference.infer(value)
 
 
 def known_kind(shape: Shape) -> str | None:

@@ -150,7 +150,7 @@ def to_openai(tool_use: dict, output: str) -> dict:
                     ),
                 )
         reported: set[int] = set()
-        for _, _, message in context.messages_sent():
+        for _, _, message in context.messages_sent:
             if not isinstance(message, cst.Dict) or id(message) in reported:
                 continue
             reported.add(id(message))

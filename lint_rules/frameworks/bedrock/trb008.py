@@ -155,7 +155,7 @@ def answer(tool_use: dict, ok: bool, output: str) -> dict:
                 else None,
             )
         reported: set[int] = set()
-        for _, _, message in context.messages_sent():
+        for _, _, message in context.messages_sent:
             if not isinstance(message, cst.Dict) or id(message) in reported:
                 continue
             reported.add(id(message))

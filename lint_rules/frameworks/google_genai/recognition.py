@@ -38,7 +38,7 @@ from lint_rules.frameworks.tool_loops import (
     dict_entry,
     integer_index,
     keyword,
-    scope_roots,
+    module_scopes,
     string_value,
     value_in,
 )
@@ -75,7 +75,7 @@ class GenaiFile:
 
     @cached_property
     def scopes(self) -> list[Scope]:
-        return [Scope(self, node) for node in scope_roots(self.module)]
+        return module_scopes(self.module)
 
     def sdk_name(self, func: cst.BaseExpression) -> str | None:
         """``Part.from_function_response`` of a callee that resolves to

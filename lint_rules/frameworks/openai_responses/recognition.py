@@ -34,8 +34,8 @@ from lint_rules.frameworks.tool_loops import (
     items_reaching,
     keyword,
     literal_entry,
+    module_scopes,
     project_client,
-    scope_roots,
     string_value,
     value_in,
 )
@@ -91,7 +91,7 @@ class ResponsesFile:
 
     @cached_property
     def scopes(self) -> list[Scope]:
-        return [Scope(self, node) for node in scope_roots(self.module)]
+        return module_scopes(self.module)
 
     @cached_property
     def makes_requests(self) -> bool:
