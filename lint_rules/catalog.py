@@ -104,9 +104,15 @@ DEFAULT_ENABLED: Final[dict[str, bool]] = {
     "TRB008": True,
     "TRB101": True,
     "TRB102": False,
+    "TRC001": True,
+    "TRC002": True,
+    "TRC003": True,
+    "TRC004": True,
+    "TRC005": True,
+    "TRC006": True,
 }
 
-CODE_PREFIXES: Final = ("TRV", "TRR", "TRG", "TRB")
+CODE_PREFIXES: Final = ("TRV", "TRR", "TRG", "TRB", "TRC")
 """The letters of toolret's codes (RULES.md "Codes after TRV9xx"): ``TRV`` for the engine
 and the families up to TRV9xx, frozen at three digits, then one ``TR<X>`` per family
 after it. Each is a flake8 entry point (``pyproject.toml``; a test keeps the two equal):
@@ -125,6 +131,7 @@ FRAMEWORK_CODE_PREFIXES: Final[dict[str, str]] = {
     "openai_responses": "TRR",
     "google_genai": "TRG",
     "bedrock": "TRB",
+    "claude_agent_sdk": "TRC",
 }
 """Which rule codes belong to which framework (``lint_rules/frameworks/<key>/``)."""
 

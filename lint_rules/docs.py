@@ -29,6 +29,7 @@ FRAMEWORK_TITLES = {
     "openai_responses": "OpenAI Responses API tool loops",
     "google_genai": "Google Gen AI SDK (Gemini) function calling",
     "bedrock": "Bedrock Converse tool loops and Strands Agents tools",
+    "claude_agent_sdk": "Claude Agent SDK in-process tools",
     "any_framework": "any framework (every family's tool functions)",
 }
 _SECTION = re.compile(r"^## (.+)$", re.MULTILINE)

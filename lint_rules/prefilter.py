@@ -44,6 +44,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "google_genai": ("genai",),
     # Strands Agents (a Converse loop's signal is its ``toolUse``/``toolResult`` words)
     "bedrock": ("strands",),
+    "claude_agent_sdk": ("claude_agent_sdk",),
 }
 _REQUIRES: Final[dict[str, tuple[str, ...]]] = {
     # The Responses API's tool-loop items (``function_call``, ``function_call_output``),
@@ -139,6 +140,7 @@ _IMPORT_PATTERNS: Final[dict[str, str]] = {
     "pydantic_ai": _imported("pydantic_ai"),
     "browser_use": _imported("browser_use"),
     "bedrock": _imported("strands"),
+    "claude_agent_sdk": _imported("claude_agent_sdk"),
 }
 _TOOL_GATED: Final = frozenset({"bedrock"})
 """Families whose every signal needs ``_TOOL`` in the file: a Converse loop always says

@@ -87,6 +87,7 @@ def flake8_findings(directory: Path, select: str) -> set[Finding]:
         ("google_genai", "TRG1", 1),
         ("bedrock", "TRB0", 8),
         ("bedrock", "TRB1", 2),
+        ("claude_agent_sdk", "TRC0", 6),
     ],
 )
 def test_toolret_reports_exactly_the_expected_findings(
@@ -113,6 +114,7 @@ def test_toolret_reports_exactly_the_expected_findings(
         ("openai_responses", "TRR"),
         ("google_genai", "TRG"),
         ("bedrock", "TRB"),
+        ("claude_agent_sdk", "TRC"),
     ],
 )
 def test_flake8_reports_the_same_set(example: str, prefix: str) -> None:

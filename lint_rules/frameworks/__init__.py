@@ -24,6 +24,7 @@ FRAMEWORK_PACKAGES = (
     "openai_responses",
     "google_genai",
     "bedrock",
+    "claude_agent_sdk",
     "any_framework",
 )
 """The families, in the order their rules run; ``any_framework`` (TRV9xx, over every other

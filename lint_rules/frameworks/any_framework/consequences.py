@@ -16,6 +16,7 @@ TITLES: Final[dict[str, str]] = {
     "openai_responses": "Responses API tool",
     "google_genai": "Gemini automatic-function-calling tool",
     "bedrock": "Strands tool",
+    "claude_agent_sdk": "Claude Agent SDK tool",
 }
 
 EXCEPTION: Final[dict[str, str]] = {
@@ -34,6 +35,8 @@ EXCEPTION: Final[dict[str, str]] = {
     "google_genai": 'the SDK wraps it as `{"result": ...}` and `generate_content` raises '
     "`TypeError` (not JSON serializable) after the tool ran",
     "bedrock": "Strands sends the model `str()` of it as the tool's successful result",
+    "claude_agent_sdk": 'the SDK reads `.get("content")` of it, and every call is an '
+    "error result (\"… has no attribute 'get'\") instead of the message",
 }
 
 COROUTINE: Final[dict[str, str]] = {
@@ -57,6 +60,8 @@ COROUTINE: Final[dict[str, str]] = {
     "work never runs",
     "bedrock": 'Strands sends the model "<coroutine object …>" as the result, and the work '
     "never runs",
+    "claude_agent_sdk": 'the SDK reads `.get("content")` of the coroutine, every call is an '
+    "error result, and the work never runs",
 }
 
 

@@ -1,0 +1,118 @@
+"""Recognition of the Claude Agent SDK's in-process tools (``claude_agent_sdk``).
+
+claude-agent-sdk 0.2.190 (``__init__.py``): ``@tool(name, description,
+input_schema)`` wraps an ``async`` handler taking one args dict;
+``create_sdk_mcp_server`` awaits it and reads ``result.get("content", [])`` and
+``result.get("is_error", False)``, converting each content item by its ``"type"``
+(``text``, ``image``; ``resource_link`` and ``resource`` flattened to text; anything else
+dropped).
+
+A *handler* is a function decorated with ``tool`` resolved through the module's imports
+to ``claude_agent_sdk.tool`` (``from claude_agent_sdk import tool``, ``import
+claude_agent_sdk as sdk`` … ``@sdk.tool(...)``): LangChain's, CrewAI's, Strands' and a
+project's own ``tool`` are other decorators of the same name, never this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import libcst as cst
+
+from lint_rules import prefilter
+from lint_rules.analysis.bindings import local_bindings
+from lint_rules.analysis.module import ParsedModule
+from lint_rules.analysis.project import Project
+from lint_rules.analysis.returns import FunctionFlow, analyse_function
+from lint_rules.analysis.shapes import ShapeInference, returned_values
+from lint_rules.frameworks.tool_loops import collect
+
+PACKAGE = "claude_agent_sdk"
+TOOL = "claude_agent_sdk.tool"
+
+
+def has_signal(source: str, path: str) -> bool:
+    return prefilter.has_signal("claude_agent_sdk", source, path)
+
+
+@dataclass(frozen=True)
+class Handler:
+    """One function decorated with the SDK's ``tool``."""
+
+    function: cst.FunctionDef
+    decorator: cst.Decorator
+    called: bool
+    """``@tool(...)``; a bare ``@tool`` is ``False``."""
+
+
+@dataclass
+class ClaudeSdkFile:
+    """One module that may define Claude Agent SDK tools."""
+
+    module: ParsedModule
+    project: Project | None = None
+    _flows: dict[int, FunctionFlow] = field(default_factory=dict, repr=False)
+    _inferences: dict[int, ShapeInference] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def handlers(self) -> list[Handler]:
+        found: list[Handler] = []
+        if not self.module.imports_module(PACKAGE):
+            return found
+        for function in collect(self.module.tree, cst.FunctionDef, nested=True):
+            assert isinstance(function, cst.FunctionDef)
+            for decorator in function.decorators:
+                target = decorator.decorator
+                called = isinstance(target, cst.Call)
+                if isinstance(target, cst.Call):
+                    target = target.func
+                if self.module.qualified_name(target) == TOOL:
+                    found.append(Handler(function, decorator, called))
+                    break
+        return found
+
+    def flow(self, function: cst.FunctionDef) -> FunctionFlow:
+        """The handler's return sites (an imported helper that always raises ends it:
+        ``analyse_function`` reads the project's summaries)."""
+        found = self._flows.get(id(function))
+        if found is None:
+            found = self._flows[id(function)] = analyse_function(function, self.module)
+        return found
+
+    def inference(self, function: cst.FunctionDef) -> ShapeInference:
+        found = self._inferences.get(id(function))
+        if found is None:
+            found = self._inferences[id(function)] = ShapeInference(self.module, function)
+        return found
+
+
+def returned_displays(file: ClaudeSdkFile) -> Iterator[tuple[Handler, cst.Dict]]:
+    """The dict displays each handler returns: written in the ``return``, or bound once
+    to the returned name in the handler (each display once)."""
+    seen: set[int] = set()
+    for handler in file.handlers:
+        flow = file.flow(handler.function)
+        for site in flow.sites:
+            if site.value is None:
+                continue
+            for value in returned_values(site.value):
+                display = _display_of(handler.function, value)
+                if display is not None and id(display) not in seen:
+                    seen.add(id(display))
+                    yield handler, display
+
+
+def _display_of(function: cst.FunctionDef, value: cst.BaseExpression) -> cst.Dict | None:
+    if isinstance(value, cst.Dict):
+        return value
+    if isinstance(value, cst.Name):
+        bound = local_bindings(function).get(value.value)
+        if bound is not None and bound[0] == "assigned" and isinstance(bound[1], cst.Dict):
+            return bound[1]
+    return None
+
+
+def recognise(module: ParsedModule, project: Project | None = None) -> ClaudeSdkFile:
+    return module.remembered("claude_agent_sdk.file", (), lambda: ClaudeSdkFile(module, project))

@@ -1,0 +1,88 @@
+"""The TRC family (Claude Agent SDK in-process tools) through the CLI: only the SDK's own
+`tool` is recognised, and a helper of another module that always raises ends a handler."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Invoke
+
+RETURNS_TEXT = """
+
+@tool("get_weather", "The weather", {"city": str})
+def get_weather(args):
+    return "sunny"
+"""
+
+
+def _found(root: Path, toolret_cli: Invoke, monkeypatch: pytest.MonkeyPatch) -> list:
+    monkeypatch.chdir(root)
+    result = toolret_cli("check", "--no-cache", "--output-format", "json", "--select", "TRC", ".")
+    return sorted((d["filename"].rsplit("/", 1)[-1], d["code"]) for d in json.loads(result.stdout))
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ("from claude_agent_sdk import tool\n", ["TRC001", "TRC005"]),
+        ("from claude_agent_sdk import tool as sdk_tool\ntool = sdk_tool\n", []),
+        # LangChain's, Strands', CrewAI's and a project's own `tool` in the same project
+        ("from langchain_core.tools import tool\n", []),
+        ("from strands import tool\n", []),
+        ("from crewai.tools import tool\n", []),
+        ("import claude_agent_sdk\nfrom .registry import tool\n", []),
+    ],
+)
+def test_only_the_sdks_tool_is_recognised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke,
+    head: str, expected: list[str],
+) -> None:  # fmt: skip
+    (tmp_path / "m.py").write_text(head + RETURNS_TEXT)
+    assert [code for _, code in _found(tmp_path, toolret_cli, monkeypatch)] == expected
+
+
+@pytest.mark.parametrize(
+    ("helper", "expected"),
+    [
+        (
+            "from typing import NoReturn\n\n\ndef fail(m) -> NoReturn:\n    raise OSError(m)\n",
+            [],
+        ),
+        ("def fail(m: str):\n    raise ValueError(m)\n", []),
+        ("def fail(m: str):\n    print(m)\n", [("tools.py", "TRC001")]),
+    ],
+)
+def test_an_imported_helper_that_always_raises_ends_the_handler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke,
+    helper: str, expected: list,
+) -> None:  # fmt: skip
+    (tmp_path / "errors.py").write_text(helper)
+    (tmp_path / "tools.py").write_text(
+        "from claude_agent_sdk import tool\n\nfrom errors import fail\n\n\n"
+        '@tool("lookup", "Look up", {"id": str})\nasync def lookup(args):\n'
+        '    if args["id"]:\n'
+        '        return {"content": [{"type": "text", "text": args["id"]}]}\n'
+        '    fail("no id")\n'
+    )
+    assert _found(tmp_path, toolret_cli, monkeypatch) == expected
+
+
+def test_handlers_get_the_any_framework_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke
+) -> None:
+    (tmp_path / "m.py").write_text(
+        "from claude_agent_sdk import tool\n\n\n"
+        '@tool("lookup", "Look up", {"id": str})\nasync def lookup(args):\n'
+        '    if not args["id"]:\n        return ValueError("no id")\n'
+        '    return {"content": [{"type": "text", "text": args["id"]}]}\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    result = toolret_cli("check", "--no-cache", "--output-format", "json", ".")
+    codes = sorted(d["code"] for d in json.loads(result.stdout))
+    assert codes == ["TRV901"]
+    assert "Claude Agent SDK tool" in json.loads(result.stdout)[0]["message"]
+    listed = toolret_cli("check", "--show-tool-functions", ".")
+    assert "lookup" in listed.stdout and "Claude Agent SDK" in listed.stdout
