@@ -18,6 +18,21 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.shapes import Kind, Shape
 
 _MAX_DEPTH = 8
+LIBRARY_VALUE_TYPES: frozenset[str] = frozenset(
+    {
+        "datetime.date",
+        "datetime.time",
+        "datetime.timedelta",
+        "decimal.Decimal",
+        "uuid.UUID",
+        "pathlib.Path",
+        "pathlib.PurePath",
+        "pathlib.PosixPath",
+        "pathlib.WindowsPath",
+    }
+)
+"""The standard library's value types plain ``json.dumps`` raises on (``datetime.datetime``
+is a ``date`` subclass but named apart: some encoders write it)."""
 
 
 @dataclass(frozen=True)
@@ -86,3 +101,9 @@ def is_dataclass(cls: cst.ClassDef, module: ParsedModule) -> bool:
         if module.qualified_name(target) == "dataclasses.dataclass":
             return True
     return False
+
+
+def not_a_mapping(cls: cst.ClassDef, module: ParsedModule) -> bool:
+    """A class of no base (or a dataclass): its instances are neither dicts nor lists, and
+    an encoder that does not convert objects raises on them."""
+    return bases_within(frozenset())(cls, module) or is_dataclass(cls, module)

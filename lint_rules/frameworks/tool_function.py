@@ -45,6 +45,35 @@ class ToolFunction:
         return analyse_function(self.node, self.module)
 
 
+@dataclass(frozen=True)
+class Decorated:
+    """A function with a decorator that resolves to a framework's."""
+
+    function: cst.FunctionDef
+    decorator: cst.Decorator
+    called: bool
+    """``@tool(...)``; ``False`` for a bare ``@tool``."""
+
+
+def decorated_with(module: ParsedModule, qualified: frozenset[str]) -> list[Decorated]:
+    """Every function of the module (at any depth) decorated, bare or called, with a
+    decorator whose qualified name through the imports is one of ``qualified``
+    (``strands.tool``, ``claude_agent_sdk.tool``, ``anthropic.beta_tool``): another
+    library's decorator of the same name never matches. The first such decorator counts."""
+    found = []
+    for function in find_indexed(module.tree, cst.FunctionDef, nested=True):
+        assert isinstance(function, cst.FunctionDef)
+        for decorator in function.decorators:
+            target = decorator.decorator
+            called = isinstance(target, cst.Call)
+            if isinstance(target, cst.Call):
+                target = target.func
+            if module.qualified_name(target) in qualified:
+                found.append(Decorated(function, decorator, called))
+                break
+    return found
+
+
 def plain_tool(module: ParsedModule, node: cst.FunctionDef, framework: str) -> ToolFunction:
     """A tool function inferred without framework types (a Chat Completions registry
     function is plain Python: whatever it returns is serialised by the loop)."""

@@ -630,3 +630,26 @@ def _list_items(scope: Scope, name: str, request: cst.Call) -> list[cst.BaseExpr
         if added and named and (before or in_one_loop(scope, node, request)):
             found.extend(added)
     return found
+
+
+def lists_holding(scope: Scope, node: cst.CSTNode) -> set[str]:
+    """Names of the lists a value goes into: a name whose assigned value holds it
+    (``results = [...node...]``, ``result = node``), and a list that ``append``/``insert``/
+    ``extend`` add it (or such a name) to (``results.append(node)``) — a Gemini function
+    response's parts list, a Bedrock tool result's blocks."""
+    index = scope.file.module.index
+    at = index.span(node)[0]
+    found = set()
+    for name, values in scope.assignments.items():
+        for value in values:
+            if value is not None and index.span(value)[0] <= at < index.span(value)[1]:
+                found.add(name)
+    for call in collect(scope.node, cst.Call):
+        assert isinstance(call, cst.Call)
+        func = call.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            for value in sent_values(call):
+                start, end = index.span(value)
+                if start <= at < end or (isinstance(value, cst.Name) and value.value in found):
+                    found.add(func.value.value)
+    return found

@@ -32,6 +32,7 @@ from lint_rules.analysis.displays import prepare as prepare_displays
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.shapes import ShapeInference
+from lint_rules.frameworks.tool_function import decorated_with
 from lint_rules.frameworks.tool_loops import Scope as LoopScope
 from lint_rules.frameworks.tool_loops import (
     collect,
@@ -660,17 +661,7 @@ class AnthropicFile:
     def beta_tools(self) -> list[cst.FunctionDef]:
         """Functions decorated with the SDK's ``@beta_tool`` / ``@beta_async_tool`` (also
         called with arguments), at any depth."""
-        found = []
-        for node in collect(self.module.tree, cst.FunctionDef, nested=True):
-            assert isinstance(node, cst.FunctionDef)
-            for decorator in node.decorators:
-                expr = decorator.decorator
-                if isinstance(expr, cst.Call):
-                    expr = expr.func
-                if self.module.qualified_name(expr) in BETA_TOOL_DECORATORS:
-                    found.append(node)
-                    break
-        return found
+        return [found.function for found in decorated_with(self.module, BETA_TOOL_DECORATORS)]
 
     def inference(self, function: cst.FunctionDef | None) -> ShapeInference:
         return ShapeInference(self.module, function)

@@ -33,6 +33,7 @@ from lint_rules.analysis import displays
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.shapes import Kind, Shape, ShapeInference
+from lint_rules.frameworks.tool_function import decorated_with
 from lint_rules.frameworks.tool_loops import (
     Scope,
     as_display,
@@ -289,17 +290,7 @@ class BedrockFile:
     @cached_property
     def strands_tools(self) -> list[cst.FunctionDef]:
         """The functions decorated with Strands' ``tool``."""
-        found = []
-        for function in collect(self.module.tree, cst.FunctionDef, nested=True):
-            assert isinstance(function, cst.FunctionDef)
-            for decorator in function.decorators:
-                target = decorator.decorator
-                if isinstance(target, cst.Call):
-                    target = target.func
-                if self.module.qualified_name(target) in STRANDS_TOOLS:
-                    found.append(function)
-                    break
-        return found
+        return [found.function for found in decorated_with(self.module, STRANDS_TOOLS)]
 
 
 def key_chain(node: cst.BaseExpression) -> tuple[str, tuple[str, ...]] | None:

@@ -6,41 +6,19 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.shapes import Kind
 from lint_rules.config import Settings
 from lint_rules.frameworks.bedrock._examples import HEAD
 from lint_rules.frameworks.bedrock.recognition import BedrockFile, known_kind, shape_of
-from lint_rules.frameworks.encoding import Encoder, bases_within, is_dataclass
+from lint_rules.frameworks.encoding import LIBRARY_VALUE_TYPES, Encoder, not_a_mapping
 from lint_rules.frameworks.tool_loops import dict_entry
 from lint_rules.model import Applicability, Severity
 from lint_rules.rules import Example, Finding, Rule, wrap_in_str
 
-_PLAIN = bases_within(frozenset())
-
-
-def _fails(cls: cst.ClassDef, module: ParsedModule) -> bool:
-    """A class of no base, or a dataclass: neither is a dict or a list."""
-    return _PLAIN(cls, module) or is_dataclass(cls, module)
-
-
 DOCUMENT = Encoder(
-    instance_types=frozenset(
-        {
-            "datetime.datetime",
-            "datetime.date",
-            "datetime.time",
-            "datetime.timedelta",
-            "decimal.Decimal",
-            "uuid.UUID",
-            "pathlib.Path",
-            "pathlib.PurePath",
-            "pathlib.PosixPath",
-            "pathlib.WindowsPath",
-        }
-    ),
+    instance_types=LIBRARY_VALUE_TYPES | {"datetime.datetime"},
     encodes_bytes=False,
-    failing_class=_fails,
+    failing_class=not_a_mapping,
     encodes_tuples=False,
 )
 """botocore 1.44.18's document type, verified with `Stubber`: `str`, `int`, `bool`,

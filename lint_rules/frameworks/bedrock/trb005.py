@@ -15,8 +15,8 @@ from lint_rules.frameworks.tool_loops import (
     dict_entry,
     items_reaching,
     keyword,
+    lists_holding,
     literal_entry,
-    sent_values,
 )
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
@@ -244,7 +244,7 @@ def _sent_user_messages(
     no other call receives."""
     index = context.module.index
     at = index.span(found.block)[0]
-    holders = _holders(scope, found.block)
+    holders = lists_holding(scope, found.block)
     for request_scope, request in context.requests:
         if request_scope is not scope or not _list_kept(scope, request):
             continue
@@ -258,28 +258,6 @@ def _sent_user_messages(
             value = content.value
             if start <= at < end or (isinstance(value, cst.Name) and value.value in holders):
                 yield message
-
-
-def _holders(scope: Scope, block: cst.Dict) -> set[str]:
-    """Names of lists the block goes into (``results = [...block...]``,
-    ``results.append(block)``, ``result = block``)."""
-    index = scope.file.module.index
-    at = index.span(block)[0]
-    found = set()
-    for name, values in scope.assignments.items():
-        for value in values:
-            if value is not None and index.span(value)[0] <= at < index.span(value)[1]:
-                found.add(name)
-    for node in collect(scope.node, cst.Call):
-        assert isinstance(node, cst.Call)
-        func = node.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            for value in sent_values(node):
-                start, end = index.span(value)
-                held = start <= at < end or (isinstance(value, cst.Name) and value.value in found)
-                if held:
-                    found.add(func.value.value)
-    return found
 
 
 def _list_kept(scope: Scope, request: cst.Call) -> bool:

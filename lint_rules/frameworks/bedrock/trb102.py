@@ -4,43 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import libcst as cst
-
-from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.returns import analyse_function
 from lint_rules.analysis.shapes import Kind, ShapeInference, returned_values
 from lint_rules.config import Settings
 from lint_rules.frameworks.bedrock._examples import STRANDS_HEAD
 from lint_rules.frameworks.bedrock.recognition import BedrockFile
-from lint_rules.frameworks.encoding import Encoder, bases_within, is_dataclass
+from lint_rules.frameworks.encoding import LIBRARY_VALUE_TYPES, Encoder, not_a_mapping
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
-_PLAIN = bases_within(frozenset())
-
-
-def _fails(cls: cst.ClassDef, module: ParsedModule) -> bool:
-    """``json.dumps`` encodes no object: a class of no base, or a dataclass."""
-    return _PLAIN(cls, module) or is_dataclass(cls, module)
-
-
 JSON_DUMPS = Encoder(
-    instance_types=frozenset(
-        {
-            "datetime.datetime",
-            "datetime.date",
-            "datetime.time",
-            "datetime.timedelta",
-            "decimal.Decimal",
-            "uuid.UUID",
-            "pathlib.Path",
-            "pathlib.PurePath",
-            "pathlib.PosixPath",
-            "pathlib.WindowsPath",
-        }
-    ),
+    instance_types=LIBRARY_VALUE_TYPES | {"datetime.datetime"},
     encodes_bytes=False,
-    failing_class=_fails,
+    failing_class=not_a_mapping,
 )
 """Plain ``json.dumps``, which Strands tries before ``str()`` (strands-agents 1.62.0,
 ``tools/decorator.py``): tuples are written as lists; sets, dates, `Decimal`, bytes and

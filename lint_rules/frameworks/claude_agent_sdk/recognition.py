@@ -27,7 +27,7 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.returns import FunctionFlow, analyse_function
 from lint_rules.analysis.shapes import ShapeInference, returned_values
-from lint_rules.frameworks.tool_loops import collect
+from lint_rules.frameworks.tool_function import Decorated, decorated_with
 
 PACKAGE = "claude_agent_sdk"
 TOOL = "claude_agent_sdk.tool"
@@ -37,14 +37,8 @@ def has_signal(source: str, path: str) -> bool:
     return prefilter.has_signal("claude_agent_sdk", source, path)
 
 
-@dataclass(frozen=True)
-class Handler:
-    """One function decorated with the SDK's ``tool``."""
-
-    function: cst.FunctionDef
-    decorator: cst.Decorator
-    called: bool
-    """``@tool(...)``; a bare ``@tool`` is ``False``."""
+Handler = Decorated
+"""One function decorated with the SDK's ``tool`` (``called``: ``@tool(...)``)."""
 
 
 @dataclass
@@ -58,20 +52,9 @@ class ClaudeSdkFile:
 
     @cached_property
     def handlers(self) -> list[Handler]:
-        found: list[Handler] = []
         if not self.module.imports_module(PACKAGE):
-            return found
-        for function in collect(self.module.tree, cst.FunctionDef, nested=True):
-            assert isinstance(function, cst.FunctionDef)
-            for decorator in function.decorators:
-                target = decorator.decorator
-                called = isinstance(target, cst.Call)
-                if isinstance(target, cst.Call):
-                    target = target.func
-                if self.module.qualified_name(target) == TOOL:
-                    found.append(Handler(function, decorator, called))
-                    break
-        return found
+            return []
+        return decorated_with(self.module, frozenset({TOOL}))
 
     def flow(self, function: cst.FunctionDef) -> FunctionFlow:
         """The handler's return sites (an imported helper that always raises ends it:

@@ -10,7 +10,14 @@ from lint_rules.config import Settings
 from lint_rules.frameworks.google_genai._examples import HEAD
 from lint_rules.frameworks.google_genai.recognition import GenaiFile, is_request
 from lint_rules.frameworks.google_genai.trg002 import answered_response
-from lint_rules.frameworks.tool_loops import Scope, collect, in_one_loop, keyword, sent_values
+from lint_rules.frameworks.tool_loops import (
+    Scope,
+    collect,
+    in_one_loop,
+    keyword,
+    lists_holding,
+    sent_values,
+)
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
 
@@ -258,7 +265,7 @@ def _sent_user_turns(
     function receives."""
     index = context.module.index
     answer_at = index.span(answer)[0]
-    holders = _part_lists(context, scope, answer)
+    holders = lists_holding(scope, answer)
     for node in collect(scope.node, cst.Call):
         assert isinstance(node, cst.Call)
         func = node.func
@@ -279,26 +286,6 @@ def _sent_user_turns(
             )
             if holds and _sent_later(context, scope, func.value.value, node):
                 yield func.value.value, value
-
-
-def _part_lists(context: GenaiFile, scope: Scope, answer: cst.Call) -> set[str]:
-    """Names of lists the answer goes into (``parts = [...answer...]``,
-    ``parts.append(answer)``, ``part = answer``)."""
-    index = context.module.index
-    at = index.span(answer)[0]
-    found = set()
-    for name, values in scope.assignments.items():
-        for value in values:
-            if value is not None and index.span(value)[0] <= at < index.span(value)[1]:
-                found.add(name)
-    for node in collect(scope.node, cst.Call):
-        assert isinstance(node, cst.Call)
-        func = node.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            for value in sent_values(node):
-                if value is answer or (isinstance(value, cst.Name) and value.value in found):
-                    found.add(func.value.value)
-    return found
 
 
 def _sent_later(context: GenaiFile, scope: Scope, listed: str, change: cst.Call) -> bool:

@@ -10,7 +10,7 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.returns import analyse_function
 from lint_rules.analysis.shapes import ShapeInference, returned_values
 from lint_rules.config import Settings
-from lint_rules.frameworks.encoding import Encoder, bases_within, is_dataclass
+from lint_rules.frameworks.encoding import LIBRARY_VALUE_TYPES, Encoder, bases_within, is_dataclass
 from lint_rules.frameworks.google_genai.recognition import GenaiFile
 from lint_rules.model import Severity
 from lint_rules.rules import Example, Finding, Rule
@@ -25,19 +25,7 @@ def _fails(cls: cst.ClassDef, module: ParsedModule) -> bool:
 
 
 ENCODER = Encoder(
-    instance_types=frozenset(
-        {
-            "datetime.date",
-            "datetime.time",
-            "datetime.timedelta",
-            "decimal.Decimal",
-            "uuid.UUID",
-            "pathlib.Path",
-            "pathlib.PurePath",
-            "pathlib.PosixPath",
-            "pathlib.WindowsPath",
-        }
-    ),
+    instance_types=LIBRARY_VALUE_TYPES,
     encodes_bytes=True,
     failing_class=_fails,
 )
