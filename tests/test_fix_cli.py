@@ -323,8 +323,15 @@ def test_stdin_fix_writes_the_code_to_stdout(project: Path, toolret_cli: Invoke)
 # ------------------------------------------------------------------ acceptance on examples/
 
 
+_SAFE_RENAMES = {("isError", "is_error")}
+"""The safe fixes that rename rather than insert (TRC002's key)."""
+
+
 def inserted_text(old: str, new: str) -> list[str]:
-    """What was inserted to turn ``old`` into ``new``; fails on any deletion or replacement."""
+    """What was inserted to turn ``old`` into ``new``; fails on any deletion or replacement
+    but the safe renames."""
+    for before, after in _SAFE_RENAMES:
+        old = old.replace(f'"{before}"', f'"{after}"')
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     inserted = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
