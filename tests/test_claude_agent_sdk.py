@@ -86,3 +86,29 @@ def test_handlers_get_the_any_framework_rules(
     assert "Claude Agent SDK tool" in json.loads(result.stdout)[0]["message"]
     listed = toolret_cli("check", "--show-tool-functions", ".")
     assert "lookup" in listed.stdout and "Claude Agent SDK" in listed.stdout
+
+
+@pytest.mark.parametrize(
+    ("fallback", "expected"),
+    [
+        # an optional import: where `tool` decorates, it is the SDK's (or the module fails)
+        ("    tool = None\n", ["TRC001"]),
+        ("    SDK = False\n    tool = None\n", ["TRC001"]),
+        # a stand-in decorator: unknown
+        ("    def tool(*args):\n        return lambda f: f\n", []),
+        # another handler: not an import's fallback
+        ("    tool = None\n", []),
+    ],
+    ids=["none", "none-with-flag", "stand-in", "not-an-import-error"],
+)
+def test_an_optional_import_is_still_the_sdks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke,
+    request: pytest.FixtureRequest, fallback: str, expected: list[str],
+) -> None:  # fmt: skip
+    caught = "ValueError" if request.node.callspec.id == "not-an-import-error" else "ImportError"
+    (tmp_path / "m.py").write_text(
+        f"try:\n    from claude_agent_sdk import tool\nexcept {caught}:\n{fallback}\n\n"
+        '@tool("get_weather", "The weather", {"city": str})\n'
+        'async def get_weather(args):\n    return "sunny"\n'
+    )
+    assert [code for _, code in _found(tmp_path, toolret_cli, monkeypatch)] == expected

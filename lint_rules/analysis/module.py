@@ -737,6 +737,18 @@ def _index_module(module: ParsedModule) -> None:
             for name in _bound_names_of_compound(stmt):
                 module.local_names.add(name)
                 assignments.setdefault(name, []).append(None)
+    for name in _none_fallbacks(module.tree.body):
+        # ``try: from pkg import tool`` / ``except ImportError: tool = None``: where the
+        # name is used (a decorator, a call) it is the import, or the module fails there;
+        # bound any other way too (a ``def``, another assignment), it stays unknown
+        if (
+            name in imported
+            and len(assignments.get(name, ())) == 1
+            and name not in module.functions
+            and name not in module.classes
+        ):
+            module.local_names.discard(name)
+            del assignments[name]
     for name, values in assignments.items():
         if len(values) == 1 and values[0] is not None:
             module.constants[name] = values[0]
@@ -744,6 +756,53 @@ def _index_module(module: ParsedModule) -> None:
     module.shadowed = imported & module.local_names
     for name in module.shadowed:
         module.constants.pop(name, None)
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
+def _none_fallbacks(body: Sequence[cst.CSTNode]) -> set[str]:
+    """Names a top-level ``try`` imports (``from pkg import name``) that its ``except
+    ImportError`` (or ``ModuleNotFoundError``) handler sets to ``None``: an optional
+    import."""
+    found: set[str] = set()
+    for stmt in body:
+        if not isinstance(stmt, cst.Try):
+            continue
+        in_try = {
+            _asname(alias) or _dotted(alias.name)
+            for line in stmt.body.body
+            if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar)
+            for alias in small.names
+        }
+        for handler in stmt.handlers:
+            if not _catches_import_error(handler):
+                continue
+            for line in handler.body.body:
+                if not isinstance(line, cst.SimpleStatementLine):
+                    continue
+                for small in line.body:
+                    if (
+                        isinstance(small, cst.Assign)
+                        and isinstance(small.value, cst.Name)
+                        and small.value.value == "None"
+                    ):
+                        found.update(
+                            t.target.value
+                            for t in small.targets
+                            if isinstance(t.target, cst.Name) and t.target.value in in_try
+                        )
+    return found
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    caught = handler.type
+    names = [e.value for e in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+    return caught is not None and all(
+        isinstance(n, cst.Name) and n.value in _IMPORT_ERRORS for n in names
+    )
 
 
 def _module_level_statements(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
