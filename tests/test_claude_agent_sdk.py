@@ -112,3 +112,21 @@ def test_an_optional_import_is_still_the_sdks(
         'async def get_weather(args):\n    return "sunny"\n'
     )
     assert [code for _, code in _found(tmp_path, toolret_cli, monkeypatch)] == expected
+
+
+def test_other_tool_decorators_in_the_same_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke
+) -> None:
+    """One project with the SDK's tools and three other `@tool`s, bare and called: only
+    the SDK's handlers are judged."""
+    body = 'def get_weather(args):\n    """Weather."""\n    return "sunny"\n'
+    (tmp_path / "registry.py").write_text("def tool(*args):\n    return lambda f: f\n")
+    (tmp_path / "lc.py").write_text(f"from langchain_core.tools import tool\n\n\n@tool\n{body}")
+    (tmp_path / "st.py").write_text(f"from strands import tool\n\n\n@tool\n{body}")
+    (tmp_path / "own.py").write_text(
+        f"from registry import tool\n\n\n@tool('w', 'd', {{}})\n{body}"
+    )
+    (tmp_path / "sdk.py").write_text(
+        f"from claude_agent_sdk import tool\n\n\n@tool('w', 'd', {{}})\nasync {body}"
+    )
+    assert _found(tmp_path, toolret_cli, monkeypatch) == [("sdk.py", "TRC001")]
