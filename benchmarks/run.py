@@ -1,9 +1,12 @@
 """Benchmark toolret against ruff, flake8 + bugbear, Fixit and a bare LibCST parse loop.
 
-Usage: python benchmarks/run.py [--runs N] [--corpus stdlib|tools|both] [--skip-fixit] [--quick]
+Usage: python benchmarks/run.py [--runs N] [--corpus stdlib|tools|agents|both|all]
+       [--mirrors DIR] [--skip-fixit] [--quick]
 
-Builds two corpora in a scratch directory (a copy of the running Python's
-standard library without site-packages, and a generated tool-heavy tree), runs
+Builds its corpora in a scratch directory (a copy of the running Python's
+standard library without site-packages, a generated tool-heavy tree, and with
+``agents`` the real agent code of ``agent_corpus.py``'s pinned repositories, from
+``--mirrors`` or GitHub), runs
 every tool on each as a whole process (round-robin, N times; Fixit once),
 and prints per corpus: median wall time, min–max, user+sys CPU and the peak
 RSS of the largest single process, then the ratios the performance issue
@@ -442,6 +445,26 @@ def targets(corpus: str, tools: dict[str, Tool]) -> list[Target]:
         return lambda v: v >= limit
 
     peak_target = Target("toolret peak memory", peak, "MB", "≤ 200 MB", check(peak, at_most(200)))
+    if corpus == "agents":
+        cold, parse = tools.get(COLD), tools.get(PARSE)
+        cold_cpu = cold.series.cpu if cold is not None and cold.measured else None
+        parse_cpu = parse.series.cpu if parse is not None and parse.measured else None
+        cpu_parse = cold_cpu / parse_cpu if cold_cpu is not None and parse_cpu else None
+        return [
+            Target(
+                "toolret cold / bare LibCST parse",
+                cold_parse,
+                "x",
+                f"≤ 0.4{TIMES}",
+                check(cold_parse, at_most(0.4)),
+            ),
+            Target(
+                "  CPU (user+sys)", cpu_parse, "x", f"≤ 0.6{TIMES}", check(cpu_parse, at_most(0.6))
+            ),
+            Target("toolret cold / ruff", cold_ruff, "x", "-", None),
+            Target("toolret warm", warm_s, "s", "-", None),
+            peak_target,
+        ]
     if corpus == "stdlib":
         return [
             Target(
@@ -530,7 +553,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "LibCST parse loop on the stdlib and a generated tool-heavy corpus."
     )
     parser.add_argument("--runs", type=int, default=None, help="runs per tool (default 5; Fixit 1)")
-    parser.add_argument("--corpus", choices=("stdlib", "tools", "both"), default="both")
+    parser.add_argument(
+        "--corpus",
+        choices=("stdlib", "tools", "agents", "both", "all"),
+        default="both",
+        help="both: stdlib and tools; all: the three",
+    )
+    parser.add_argument(
+        "--mirrors",
+        type=Path,
+        default=None,
+        help="local bare mirrors of the agent corpus's repositories (else fetched from GitHub)",
+    )
     parser.add_argument("--skip-fixit", action="store_true", help="do not run Fixit (slow)")
     parser.add_argument(
         "--quick",
@@ -604,7 +638,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     print("\n".join(header), flush=True)
 
-    wanted = ("stdlib", "tools") if args.corpus == "both" else (args.corpus,)
+    wanted = {"both": ("stdlib", "tools"), "all": ("stdlib", "tools", "agents")}.get(
+        args.corpus, (args.corpus,)
+    )
     try:
         for name in wanted:
             dest = workdir / name
@@ -613,6 +649,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"[{name}] building corpus in {dest}")
             if name == "stdlib":
                 info = corpora.copy_stdlib(dest, max_lines=20_000 if args.quick else None)
+            elif name == "agents":
+                import agent_corpus
+
+                info = agent_corpus.materialise(dest, args.mirrors)
             else:
                 info = corpora.generate_tool_corpus(dest, args.lines, args.seed)
             tools, notes = bench_corpus(info, args, toolret_env, log)
