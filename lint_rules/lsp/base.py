@@ -36,7 +36,22 @@ FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.{SOURCE}"
 """``source.fixAll.toolret``: what ``editor.codeActionsOnSave`` names to fix on save."""
 
 DEBOUNCE_SECONDS = 0.3
-"""How long typing must pause before a changed buffer is checked again (push mode)."""
+"""How long typing must pause before a changed buffer is checked again (push mode), at
+most: the pause adapts to the document (``debounce_for``)."""
+MIN_DEBOUNCE_SECONDS = 0.03
+"""The shortest pause: a burst of keystrokes still makes one check, not one each."""
+
+
+def debounce_for(check_seconds: float | None) -> float:
+    """The pause before re-checking a changed document whose last check took
+    ``check_seconds``: as long as that check (a pause shorter than the check would queue
+    checks that the next keystroke supersedes; a longer one only delays the answer),
+    between ``MIN_DEBOUNCE_SECONDS`` and ``DEBOUNCE_SECONDS``; the longest while the
+    document has not been checked yet."""
+    if check_seconds is None:
+        return DEBOUNCE_SECONDS
+    return min(max(check_seconds, MIN_DEBOUNCE_SECONDS), DEBOUNCE_SECONDS)
+
 
 _PYTHON_SUFFIXES = (".py", ".pyi")
 # The files whose change can change diagnostics of open documents: config files and
@@ -65,7 +80,7 @@ class ServerBase(LanguageServer):
     each a subclass of the one before.
     """
 
-    def __init__(self, *, debounce: float = DEBOUNCE_SECONDS) -> None:
+    def __init__(self, *, debounce: float | None = None) -> None:
         super().__init__(
             SOURCE,
             __version__,
@@ -82,7 +97,10 @@ class ServerBase(LanguageServer):
             ),
             protocol_cls=ToolretProtocol,
         )
-        self.debounce = debounce
+        self.debounce = DEBOUNCE_SECONDS if debounce is None else debounce
+        """The pause before re-checking after a change (``None`` given: adaptive, each
+        document's from its last check, ``debounce_for``; a number: fixed)."""
+        self._adaptive = debounce is None
         self.pull_diagnostics = False
         """Whether the client pulls diagnostics (decided at ``initialize``)."""
         self._refresh_support = False
@@ -125,6 +143,13 @@ class ServerBase(LanguageServer):
     async def _run(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` on the worker thread."""
         return await self._worker.run(function, *args)
+
+    def _debounce_for(self, uri: str) -> float:
+        """The pause before re-checking ``uri`` after a change."""
+        if not self._adaptive:
+            return self.debounce
+        state = self._documents.get(uri)
+        return debounce_for(state.check_seconds if state is not None else None)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

@@ -6,6 +6,7 @@ import asyncio
 import copy
 import logging
 import pickle
+import time
 
 from lsprotocol import types
 
@@ -42,7 +43,7 @@ class Documents(Indexing):
         self._schedule(uri, 0.0)
 
     def _did_change(self, params: types.DidChangeTextDocumentParams) -> None:
-        self._schedule(params.text_document.uri, self.debounce)
+        self._schedule(params.text_document.uri, self._debounce_for(params.text_document.uri))
 
     def _did_save(self, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
@@ -79,7 +80,10 @@ class Documents(Indexing):
             return state
         self._serial += 1
         serial = self._serial
+        started = time.perf_counter()
         found = await self._check_anywhere(uri, source)
+        if found is not None:
+            state.check_seconds = time.perf_counter() - started
         if found is None:  # a newer text's check (or newer settings') took over: its answer
             return state if self._isolated.closed else await self._current(uri)
         self._recheck_readers(exclude=uri)

@@ -17,7 +17,7 @@ from pygls.io_ import StdoutWriter
 
 from lint_rules import __version__
 from lint_rules.lsp.actions import CodeActions
-from lint_rules.lsp.base import _WATCHED_GLOBS, DEBOUNCE_SECONDS, FIX_ALL_KIND, SOURCE
+from lint_rules.lsp.base import _WATCHED_GLOBS, FIX_ALL_KIND, SOURCE
 from lint_rules.lsp.framing import _READ_AHEAD, _chunk_reader, _Framer
 from lint_rules.lsp.protocol import ToolretProtocol
 
@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 class ToolretLanguageServer(CodeActions):
     """The toolret language server. ``start_io()`` serves one client on stdin/stdout."""
 
-    def __init__(self, *, debounce: float = DEBOUNCE_SECONDS, owns_process: bool = False) -> None:
+    def __init__(self, *, debounce: float | None = None, owns_process: bool = False) -> None:
         super().__init__(debounce=debounce)
         self.owns_process = owns_process
         """``toolret lsp``'s server: ``exit`` ends the process at once (:meth:`_exit`)."""

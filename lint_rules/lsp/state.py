@@ -30,6 +30,8 @@ class _Document:
     applied_serial: int = -1
     pending: asyncio.Task[None] | None = None
     """Push mode: the debounced check waiting to publish."""
+    check_seconds: float | None = None
+    """How long the last check took (the adaptive debounce's measure)."""
 
 
 _Cells = tuple[tuple[str, str, str], ...]
