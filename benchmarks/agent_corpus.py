@@ -5,8 +5,9 @@ Usage: python benchmarks/agent_corpus.py DEST [--mirrors DIR]
 Tutorials, SDK examples, samples and servers for every family toolret knows (Chat
 Completions, Responses, Anthropic, MCP, Gemini, Bedrock / Strands, the Claude Agent SDK,
 the Agents SDK, LangChain, browser-use), split over many modules, each pinned to one
-commit. Nothing is vendored: each repository's ``.py`` files (and notebooks) at its
-commit are written under ``DEST/<owner>+<name>/``, from a local bare mirror when
+commit. Nothing is vendored: each repository's ``.py`` files, notebooks and configuration
+files (``pyproject.toml``, ``ruff.toml``, …: they set its target version) at its commit
+are written under ``DEST/<owner>+<name>/``, from a local bare mirror when
 ``--mirrors`` holds one (``DIR/<owner>+<name>/repo`` or ``DIR/<owner>+<name>.git``),
 else by fetching that one commit from GitHub (``git`` and network needed). A repository
 that cannot be had is named on stderr and skipped: the corpus is then smaller, and the
@@ -119,10 +120,15 @@ PINNED: tuple[tuple[str, str], ...] = (
 """``(owner/name, commit)`` of each repository."""
 
 _KEPT = (".py", ".ipynb")
+_CONFIGS = frozenset(
+    {"pyproject.toml", "setup.cfg", "ruff.toml", ".ruff.toml", "toolret.toml", ".toolret.toml"}
+)
+"""Kept too: a project's configuration sets its target version and selection."""
 
 
 def _files(git_dir: Path, commit: str) -> list[tuple[str, bytes]] | None:
-    """The ``.py`` and notebook files of ``commit`` (a snapshot's absent blobs skipped)."""
+    """The ``.py``, notebook and configuration files of ``commit`` (a snapshot's absent
+    blobs skipped)."""
     listed = subprocess.run(
         ["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", commit],
         capture_output=True,
@@ -134,7 +140,8 @@ def _files(git_dir: Path, commit: str) -> list[tuple[str, bytes]] | None:
     for entry in listed.stdout.decode("utf-8", "surrogateescape").split("\0"):
         meta, _, path = entry.partition("\t")
         parts = meta.split()
-        if len(parts) == 3 and parts[1] == "blob" and path.endswith(_KEPT):
+        kept = path.endswith(_KEPT) or path.rsplit("/", 1)[-1] in _CONFIGS
+        if len(parts) == 3 and parts[1] == "blob" and kept:
             wanted.append((parts[2], path))
     batch = subprocess.run(
         ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
@@ -204,8 +211,9 @@ def materialise(dest: Path, mirrors: Path | None = None) -> CorpusInfo:
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
-            files += 1
-            lines += count_lines(content)
+            if path.endswith(_KEPT):
+                files += 1
+                lines += count_lines(content)
     return CorpusInfo(
         "agents",
         dest,

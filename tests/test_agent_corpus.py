@@ -26,6 +26,7 @@ def mirror(tmp_path: Path) -> tuple[Path, str]:
     (work / "pkg" / "loop.py").write_text("import openai\n")
     (work / "demo.ipynb").write_text("{}\n")
     (work / "README.md").write_text("# not code\n")
+    (work / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.12"\n')
     _git("init", "--quiet", cwd=work)
     _git("add", ".", cwd=work)
     _git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "c", cwd=work)
@@ -47,7 +48,11 @@ def test_materialise_from_a_mirror(
     dest = tmp_path / "corpus"
     info = agent_corpus.materialise(dest, mirrors)
     written = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
-    assert written == ["acme+agent/demo.ipynb", "acme+agent/pkg/loop.py"]
+    assert written == [
+        "acme+agent/demo.ipynb",
+        "acme+agent/pkg/loop.py",
+        "acme+agent/pyproject.toml",
+    ]
     assert (info.files, info.lines) == (2, 2)
     assert "1 of 2 pinned" in info.description
     assert "gone/away@0000000000 is not available" in capsys.readouterr().err
