@@ -130,3 +130,17 @@ def test_other_tool_decorators_in_the_same_project(
         f"from claude_agent_sdk import tool\n\n\n@tool('w', 'd', {{}})\nasync {body}"
     )
     assert _found(tmp_path, toolret_cli, monkeypatch) == [("sdk.py", "TRC001")]
+
+
+def test_a_handler_a_test_builds_is_not_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke
+) -> None:
+    """The SDK's own tests build handlers that return what the SDK must drop."""
+    (tmp_path / "test_sdk.py").write_text(
+        "from claude_agent_sdk import create_sdk_mcp_server, tool\n\n\n"
+        "async def test_unknown_blocks_are_dropped():\n"
+        '    @tool("w", "d", {})\n    async def widget(args):\n'
+        '        return {"content": [{"type": "custom_widget"}]}\n\n'
+        '    create_sdk_mcp_server("s", tools=[widget])\n'
+    )
+    assert _found(tmp_path, toolret_cli, monkeypatch) == []

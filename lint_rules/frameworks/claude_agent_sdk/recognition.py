@@ -10,7 +10,9 @@ dropped).
 A *handler* is a function decorated with ``tool`` resolved through the module's imports
 to ``claude_agent_sdk.tool`` (``from claude_agent_sdk import tool``, ``import
 claude_agent_sdk as sdk`` … ``@sdk.tool(...)``): LangChain's, CrewAI's, Strands' and a
-project's own ``tool`` are other decorators of the same name, never this one.
+project's own ``tool`` are other decorators of the same name, never this one. A handler
+defined inside a test function (``def test_...``) is not judged: the test builds the
+shape it wants the SDK to handle.
 """
 
 from __future__ import annotations
@@ -52,9 +54,24 @@ class ClaudeSdkFile:
 
     @cached_property
     def handlers(self) -> list[Handler]:
+        """The module's handlers, but those defined inside a test function (``def
+        test_...``): a test builds a handler of the shape it wants to see the SDK
+        handle (the SDK's own tests return blocks it must drop)."""
         if not self.module.imports_module(PACKAGE):
             return []
-        return decorated_with(self.module, frozenset({TOOL}))
+        return [
+            found
+            for found in decorated_with(self.module, frozenset({TOOL}))
+            if not self._in_test(found.function)
+        ]
+
+    def _in_test(self, function: cst.FunctionDef) -> bool:
+        scope = self.module.index.enclosing_scope(function)
+        while scope is not None:
+            if isinstance(scope, cst.FunctionDef) and scope.name.value.startswith("test"):
+                return True
+            scope = self.module.index.enclosing_scope(scope)
+        return False
 
     def flow(self, function: cst.FunctionDef) -> FunctionFlow:
         """The handler's return sites (an imported helper that always raises ends it:
