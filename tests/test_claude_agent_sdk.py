@@ -144,3 +144,18 @@ def test_a_handler_a_test_builds_is_not_judged(
         '    create_sdk_mcp_server("s", tools=[widget])\n'
     )
     assert _found(tmp_path, toolret_cli, monkeypatch) == []
+
+
+def test_a_function_wrapped_by_a_call_of_tool_is_a_handler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toolret_cli: Invoke
+) -> None:
+    """`x_tool = tool("name", "description", schema)(x)`, the decorator written as a call."""
+    (tmp_path / "m.py").write_text(
+        "from claude_agent_sdk import tool\n\n\n"
+        'async def lookup(args):\n    return {"content": "found"}\n\n\n'
+        'def ping(args):\n    return {"content": [{"type": "text", "text": "pong"}]}\n\n\n'
+        'lookup_tool = tool("lookup", "Look up", {"id": str})(lookup)\n'
+        'ping_tool = tool("ping", "Ping", {})(ping)\n'
+        "not_a_tool = print(lookup)\n"
+    )
+    assert _found(tmp_path, toolret_cli, monkeypatch) == [("m.py", "TRC001"), ("m.py", "TRC005")]

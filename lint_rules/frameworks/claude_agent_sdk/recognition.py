@@ -29,6 +29,7 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.returns import FunctionFlow, analyse_function
 from lint_rules.analysis.shapes import ShapeInference, returned_values
+from lint_rules.analysis.walk import find_indexed
 from lint_rules.frameworks.tool_function import Decorated, decorated_with
 
 PACKAGE = "claude_agent_sdk"
@@ -39,8 +40,19 @@ def has_signal(source: str, path: str) -> bool:
     return prefilter.has_signal("claude_agent_sdk", source, path)
 
 
-Handler = Decorated
-"""One function decorated with the SDK's ``tool`` (``called``: ``@tool(...)``)."""
+@dataclass(frozen=True)
+class Handler:
+    """One function the SDK's ``tool`` makes a tool of: decorated (``@tool(...)``, or a
+    bare ``@tool``: ``called`` is ``False``), or wrapped by a call (``x = tool("name",
+    "description", schema)(function)``: no ``decorator``)."""
+
+    function: cst.FunctionDef
+    decorator: cst.Decorator | None
+    called: bool
+
+    @classmethod
+    def of(cls, found: Decorated) -> Handler:
+        return cls(found.function, found.decorator, found.called)
 
 
 @dataclass
@@ -59,11 +71,35 @@ class ClaudeSdkFile:
         handle (the SDK's own tests return blocks it must drop)."""
         if not self.module.imports_module(PACKAGE):
             return []
-        return [
-            found
-            for found in decorated_with(self.module, frozenset({TOOL}))
-            if not self._in_test(found.function)
-        ]
+        found = [Handler.of(d) for d in decorated_with(self.module, frozenset({TOOL}))]
+        seen = {id(h.function) for h in found}
+        for wrapped in self._wrapped():
+            if id(wrapped) not in seen:
+                seen.add(id(wrapped))
+                found.append(Handler(wrapped, None, True))
+        return [h for h in found if not self._in_test(h.function)]
+
+    def _wrapped(self) -> list[cst.FunctionDef]:
+        """The module-level functions wrapped by a call of ``tool(...)``: ``x =
+        tool("name", "description", schema)(function)``."""
+        module = self.module
+        found = []
+        for call in find_indexed(module.tree, cst.Call, nested=True):
+            assert isinstance(call, cst.Call)
+            inner = call.func
+            if (
+                isinstance(inner, cst.Call)
+                and module.qualified_name(inner.func) == TOOL
+                and len(call.args) == 1
+                and call.args[0].keyword is None
+                and not call.args[0].star
+                and isinstance(call.args[0].value, cst.Name)
+            ):
+                name = call.args[0].value.value
+                function = module.functions.get(name)
+                if function is not None and name not in module.shadowed:
+                    found.append(function)
+        return found
 
     def _in_test(self, function: cst.FunctionDef) -> bool:
         scope = self.module.index.enclosing_scope(function)

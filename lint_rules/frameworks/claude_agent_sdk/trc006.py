@@ -97,7 +97,7 @@ async def get_weather(args):
 
     def check(self, context: ClaudeSdkFile, settings: Settings) -> Iterator[Finding]:
         for handler in context.handlers:
-            if not handler.called:
+            if not handler.called and handler.decorator is not None:
                 yield Finding(
                     node=handler.decorator,
                     message=(
