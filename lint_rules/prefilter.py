@@ -370,40 +370,13 @@ def _signal(
     return also is None or any(word in text for word in also)
 
 
-def _has_extra_import(text: str | bytes, packages: tuple[str, ...]) -> bool:
-    """An import of one of ``packages``.
-
-    The import pattern has no literal prefix, and ``re`` searches such a pattern over a
-    whole file ten times slower than ``in`` finds a word; so the package's name is found
-    first, and the pattern is searched only in the lines around each occurrence: its
-    own line, and the lines before it that a backslash continues (``from \\`` above
-    ``together import``). A statement split any other way is not an import.
-    """
-    if isinstance(text, bytes):
-        return any(
-            _near(text, p.encode("utf-8"), _extra_pattern(p)[1], (b"\n", b"\\")) for p in packages
-        )
-    return any(_near(text, p, _extra_pattern(p)[0], ("\n", "\\")) for p in packages)
-
-
-def _near(text: _Text, name: _Text, pattern: re.Pattern[_Text], marks: tuple[_Text, _Text]) -> bool:
-    """Whether ``pattern`` matches in a statement's lines around an occurrence of ``name``
-    (``marks``: the line break and the backslash, of ``text``'s type)."""
-    newline, backslash = marks
-    pos = text.find(name)
-    while pos != -1:
-        start = text.rfind(newline, 0, pos) + 1
-        while start > 0:  # the line before ends with a backslash: the statement began there
-            before = text.rfind(newline, 0, start - 1) + 1
-            if not text[before : start - 1].rstrip().endswith(backslash):
-                break
-            start = before
-        end = text.find(newline, pos)
-        end = len(text) if end == -1 else end
-        if pattern.search(text, start, end) is not None:
-            return True
-        pos = text.find(name, end)
-    return False
+def _has_extra_import(statements: str | bytes, packages: tuple[str, ...]) -> bool:
+    """An import of one of ``packages`` in a file's import statements (``import_statements``:
+    a few lines, so the pattern, which has no literal prefix, is searched in them whole; a
+    statement a backslash continues is joined there)."""
+    if isinstance(statements, bytes):
+        return any(_extra_pattern(p)[1].search(statements) for p in packages)
+    return any(_extra_pattern(p)[0].search(statements) for p in packages)
 
 
 def extra_imports_of(key: str, settings: object) -> tuple[str, ...]:

@@ -653,3 +653,22 @@ def lists_holding(scope: Scope, node: cst.CSTNode) -> set[str]:
                 if start <= at < end or (isinstance(value, cst.Name) and value.value in found):
                     found.add(func.value.value)
     return found
+
+
+def loop_over(scope: Scope, name: str, anchor: cst.CSTNode) -> cst.BaseExpression | None:
+    """What the ``for`` loop or comprehension whose target is ``name`` and whose body (a
+    comprehension's element) holds ``anchor`` iterates: ``X`` of ``for call in X:`` around
+    an answer, or of ``[answer(b) for b in X]``."""
+    index = scope.file.module.index
+    at = index.span(anchor)[0]
+    for found in collect(scope.node, cst.For, cst.ListComp, cst.GeneratorExp, cst.SetComp):
+        body: cst.CSTNode
+        if isinstance(found, cst.For):
+            target, iterated, body = found.target, found.iter, found.body
+        else:
+            assert isinstance(found, (cst.ListComp, cst.GeneratorExp, cst.SetComp))
+            target, iterated, body = found.for_in.target, found.for_in.iter, found.elt
+        start, end = index.span(body)
+        if isinstance(target, cst.Name) and target.value == name and start <= at < end:
+            return iterated
+    return None

@@ -47,6 +47,7 @@ from lint_rules.frameworks.tool_loops import (
     items_reaching,
     key_read,
     keyword,
+    loop_over,
     module_scopes,
     next_pick,
     search_pick,
@@ -252,7 +253,7 @@ class BedrockFile:
             return self.tool_use_origin(scope, inner, anchor, depth + 1)
         module = self.module
         if isinstance(node, cst.Name):
-            iterated = _iterated_by(scope, node.value, anchor)
+            iterated = loop_over(scope, node.value, anchor)
             if iterated is not None:
                 if isinstance(iterated, cst.Name):
                     bound = scope.value_of(iterated.value)
@@ -348,34 +349,6 @@ def _next_block(module: ParsedModule, node: cst.BaseExpression) -> cst.BaseExpre
         ):
             return generator.for_in.iter
     return next_pick(module, node)
-
-
-def _iterated_by(scope: Scope, name: str, anchor: cst.CSTNode) -> cst.BaseExpression | None:
-    """What the ``for`` loop or comprehension whose target is ``name`` and whose body holds
-    ``anchor`` iterates."""
-    index = scope.file.module.index
-    at = index.span(anchor)[0]
-    for found in collect(scope.node, cst.For, cst.CompFor):
-        if isinstance(found, cst.For):
-            body: cst.CSTNode = found.body
-        else:
-            assert isinstance(found, cst.CompFor)
-            comprehension = _comprehension_of(scope, found)
-            if comprehension is None:
-                continue
-            body = comprehension
-        target = found.target
-        start, end = index.span(body)
-        if isinstance(target, cst.Name) and target.value == name and start <= at < end:
-            return found.iter
-    return None
-
-
-def _comprehension_of(scope: Scope, comp_for: cst.CompFor) -> cst.CSTNode | None:
-    for node in collect(scope.node, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp):
-        if getattr(node, "for_in", None) is comp_for:
-            return node
-    return None
 
 
 def recognise(module: ParsedModule, project: Project | None = None) -> BedrockFile:

@@ -17,6 +17,7 @@ from lint_rules.frameworks.tool_loops import (
     dict_entry,
     integer_index,
     keyword,
+    loop_over,
     next_pick,
     search_pick,
     sent_values,
@@ -205,19 +206,8 @@ def _looped_response(
     """The response whose calls a loop or comprehension variable ``owner`` iterates."""
     if not isinstance(owner, cst.Name):
         return None
-    index = context.module.index
-    at = index.span(anchor)[0]
-    for found in collect(scope.node, cst.For, cst.ListComp, cst.GeneratorExp):
-        body: cst.CSTNode
-        if isinstance(found, cst.For):
-            target, iterated, body = found.target, found.iter, found.body
-        else:
-            assert isinstance(found, (cst.ListComp, cst.GeneratorExp))
-            target, iterated, body = found.for_in.target, found.for_in.iter, found.elt
-        start, end = index.span(body)
-        if isinstance(target, cst.Name) and target.value == owner.value and start <= at < end:
-            return _calls_of(context, scope, iterated)
-    return None
+    iterated = loop_over(scope, owner.value, anchor)
+    return _calls_of(context, scope, iterated) if iterated is not None else None
 
 
 def _calls_of(context: GenaiFile, scope: Scope, node: cst.BaseExpression) -> str | None:
