@@ -117,11 +117,15 @@ class ResultCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.path = directory / f"v{__version__}-{_FORMAT}.json"
+        self._seen: FileStamp | None = None
+        """The cache file's stats when it was read: unchanged at ``save``, nobody wrote it
+        since, and it need not be read again to merge."""
         self._entries, self._facts = self._read()
         self._updates: dict[str, CacheEntry] = {}
         self._facts_updates: dict[str, list[Any]] = {}
 
     def _read(self) -> tuple[dict[str, CacheEntry], dict[str, list[Any]]]:
+        self._seen = self._stamp()
         try:
             raw = json.loads(read_regular(self.path).decode("utf-8"))
             entries = {path: CacheEntry.from_json(entry) for path, entry in raw["files"].items()}
@@ -131,6 +135,12 @@ class ResultCache:
             # absent, written by something else, or nested deeper than the JSON reader
             # recurses: start afresh (the next save replaces it)
             return {}, {}
+
+    def _stamp(self) -> FileStamp | None:
+        try:
+            return FileStamp.of(os.stat(self.path))
+        except OSError:
+            return None
 
     def entry(self, path: str) -> CacheEntry | None:
         return self._entries.get(path)
@@ -250,7 +260,11 @@ class ResultCache:
             gitignore = self.directory / ".gitignore"
             if not gitignore.exists():
                 gitignore.write_text("# Automatically created by toolret.\n*\n", encoding="utf-8")
-            merged, merged_facts = self._read()  # another run may have written since
+            seen = self._seen
+            if seen is not None and seen == self._stamp():  # nobody wrote it since
+                merged, merged_facts = dict(self._entries), dict(self._facts)
+            else:
+                merged, merged_facts = self._read()  # another run may have written since
             merged.update(self._updates)
             merged_facts.update(self._facts_updates)
             try:
@@ -271,3 +285,4 @@ class ResultCache:
                 raise
             self._entries, self._facts = merged, merged_facts
             self._updates, self._facts_updates = {}, {}
+            self._seen = self._stamp()

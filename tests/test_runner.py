@@ -159,6 +159,19 @@ def test_cache_file_is_valid_json_and_merged_by_concurrent_runs(tmp_path: Path) 
     (stored,) = cache_dir.glob("v*.json")
     entries = json.loads(stored.read_text())["files"]
     assert {Path(p).parts[-3] for p in entries} == {"a", "b"}
+    # Two runs that both read the existing file: the one saving second merges what the
+    # first wrote (a save re-reads only a file replaced since it was read)
+    c, d = tmp_path / "c", tmp_path / "d"
+    for directory in (c, d):
+        (directory / "functions").mkdir(parents=True)
+        (directory / "functions" / "count.py").write_text("def count(conv):\n    return 3\n")
+    third, fourth = ResultCache(cache_dir), ResultCache(cache_dir)
+    run([c], cache=third)
+    run([d], cache=fourth)
+    entries = json.loads(stored.read_text())["files"]
+    assert {Path(p).parts[-3] for p in entries} == {"a", "b", "c", "d"}
+    run([c], cache=third)  # unchanged since its own save: nothing lost either
+    assert len(json.loads(stored.read_text())["files"]) == 4
 
 
 @pytest.mark.parametrize("fmt", ["json"])
@@ -222,9 +235,9 @@ def test_a_file_is_parsed_once_when_no_other_file_changes_its_facts(
     parsed: list[str] = []
     original = module_analysis.parse_module
 
-    def counting(source, path):  # type: ignore[no-untyped-def]
+    def counting(source, path, **kwargs):  # type: ignore[no-untyped-def]
         parsed.append(path)
-        return original(source, path)
+        return original(source, path, **kwargs)
 
     monkeypatch.setattr(module_analysis, "parse_module", counting)
     monkeypatch.setattr(engine, "parse_module", counting)
