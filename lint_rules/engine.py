@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import libcst as cst
 
+from lint_rules import prefilter
 from lint_rules.analysis.module import (
     TOO_DEEP,
     ParsedModule,
@@ -34,11 +35,19 @@ from lint_rules.analysis.module import (
 )
 from lint_rules.analysis.noqa import UNUSED_FIX_TITLE, NoqaDirectives, UsageKey, ignores_all
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import (
+    enabled_by_default,
+    needed_by_any,
+    python_tree_as_written,
+    view_of,
+)
 from lint_rules.analysis.stack import call_deep
-from lint_rules.catalog import DEFAULT_ENABLED
+from lint_rules.catalog import DEFAULT_ENABLED, frameworks_enabled
 from lint_rules.config import Settings
+from lint_rules.frameworks import FRAMEWORK_PACKAGES
 from lint_rules.model import Applicability, Diagnostic, Edit, Fix, Location
 from lint_rules.notebook import Notebook, NotebookError, NotebookText, is_notebook
+from lint_rules.prefilter import ANY_FRAMEWORK
 from lint_rules.rules import (
     UNSUPPRESSIBLE,
     Finding,
@@ -47,7 +56,6 @@ from lint_rules.rules import (
     Rule,
     UnusedNoqa,
     VersionSyntax,
-    all_rules,
 )
 
 if TYPE_CHECKING:
@@ -91,6 +99,38 @@ def frameworks() -> tuple[Framework, ...]:
     return tuple(module.FRAMEWORK for module in framework_modules())
 
 
+def framework(key: str) -> Framework:
+    """Family ``key``'s framework object (its package imported on first use)."""
+    from lint_rules.frameworks import framework_module
+
+    return framework_module(key).FRAMEWORK  # type: ignore[no-any-return]
+
+
+def _signal(key: str, source: str, path: str, settings: Settings | None) -> bool:
+    """Family ``key``'s own signal in a file: the prefilter's, which every family's
+    ``has_signal`` is (``tests/test_engine.py`` keeps them equal), so a family is imported
+    only for the files it is signalled in."""
+    extra = prefilter.extra_imports_of(key, settings)
+    return prefilter.has_signal(key, source, path, extra_imports=extra)
+
+
+def signalled_keys(
+    keys: Iterable[str],
+    source: str,
+    path: str,
+    project: Project | None,
+    settings: Settings | None = None,
+) -> list[str]:
+    """The families of ``keys`` with a signal in the file, or a fact of another file that
+    names it (whole-project mode)."""
+    return [
+        key
+        for key in keys
+        if _signal(key, source, path, settings)
+        or (project is not None and project.names_file(key, path))
+    ]
+
+
 def _signalled(
     framework: Framework,
     source: str,
@@ -99,17 +139,22 @@ def _signalled(
     settings: Settings | None = None,
 ) -> bool:
     """The file's own signal, or a fact of another file that names it (whole-project mode)."""
-    return framework.has_signal(source, path, settings) or (
-        project is not None and project.names_file(framework.key, path)
-    )
+    return bool(signalled_keys((framework.key,), source, path, project, settings))
 
 
 def has_any_signal(source: str, path: str) -> bool:
-    return any(f.has_signal(source, path) for f in frameworks())
+    return _signal(ANY_FRAMEWORK, source, path, None)
 
 
 def enabled_codes(settings: Settings, path: str) -> frozenset[str]:
     return settings.enabled_codes_for(Path(path), DEFAULT_ENABLED)
+
+
+def _active(codes: frozenset[str]) -> list[str]:
+    """The families with an enabled rule (every one with TRV005 on), in the order their
+    rules run (``FRAMEWORK_PACKAGES``)."""
+    enabled = set(frameworks_enabled(codes))
+    return [key for key in FRAMEWORK_PACKAGES if key in enabled]
 
 
 def check_source(
@@ -120,32 +165,52 @@ def check_source(
     *,
     parsed: ParsedModule | None = None,
     apply_noqa: bool = True,
+    screen: bool | None = None,
 ) -> list[Diagnostic]:
     """Check one file's text. ``path`` decides layout-based recognition and config.
 
     ``parsed``: the module already parsed from this very text (the runner parses
     once for the index facts and the check). ``apply_noqa=False``: every diagnostic,
     whatever ``# noqa`` comments say, and no TRV004 (the flake8 plugin: flake8
-    applies its own ``# noqa``).
+    applies its own ``# noqa``). ``screen``: whether a module no signalled family needs
+    (``analysis.screen``, decided on CPython's tree) is left unparsed, with no
+    diagnostics; ``None``: the default (on, unless ``TOOLRET_SCREEN=0``).
     """
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
     # TRV005 reads the syntax of every file a framework signals (``catalog``).
-    every = VersionSyntax.code in codes
-    active = [f for f in frameworks() if every or _has_enabled_rule(f.key, codes)]
-    signalled = [f for f in active if _signalled(f, source, path, project, settings)]
-    if not signalled:
+    keys = signalled_keys(_active(codes), source, path, project, settings)
+    if not keys:
         return []
+    signalled = [framework(key) for key in keys]
     if parsed is not None and (parsed.source != source or parsed.path != path):
         parsed = None
+    tree = None
+    if parsed is None and (SCREEN if screen is None else screen):
+        if _screened(source, codes):
+            tree = python_tree_as_written(source)
+        if tree is not None and not _needed(tree, source, path, settings, project, signalled):
+            return []
     try:
-        return _check(source, path, settings, project, parsed, codes, signalled, False, apply_noqa)
+        return _check(
+            source, path, settings, project, parsed, codes, signalled, False, apply_noqa, tree
+        )
     except RecursionError:
         # Deep-but-valid code: the whole check again, from a fresh parse, with room for
         # deep recursion (``analysis.stack``). Normal code never gets here.
         try:
             return call_deep(
-                _check, source, path, settings, project, None, codes, signalled, True, apply_noqa
+                _check,
+                source,
+                path,
+                settings,
+                project,
+                None,
+                codes,
+                signalled,
+                True,
+                apply_noqa,
+                tree,
             )
         except RecursionError as error:
             if InternalError.code not in codes:
@@ -163,13 +228,15 @@ def _check(
     signalled: list[Framework],
     deep: bool,
     apply_noqa: bool = True,
+    tree: ast.Module | None = None,
 ) -> list[Diagnostic]:
     """``check_source`` proper. Not ``deep``: a ``RecursionError`` anywhere is raised for
-    the caller to run the check again with a deep stack; ``deep``: it is one TRV002."""
+    the caller to run the check again with a deep stack; ``deep``: it is one TRV002.
+    ``tree``: CPython's tree of ``source``, when the screen built it."""
     # A file that does not parse gets no TRV004: nothing in it was judged.
     screen = _filter_noqa if apply_noqa else _unfiltered
     try:
-        module = parsed if parsed is not None else parse_module(source, path)
+        module = parsed if parsed is not None else parse_module(source, path, python=tree)
     except UnparsableSource as error:
         if error.message == TOO_DEEP and not deep:
             raise RecursionError(TOO_DEEP) from None
@@ -212,6 +279,47 @@ def _check(
     return sorted(kept, key=Diagnostic.sort_key)
 
 
+SCREEN: bool = enabled_by_default()
+"""Whether ``check_source`` screens modules by default (``TOOLRET_SCREEN=0``: never)."""
+
+
+def _screened(source: str, codes: frozenset[str]) -> bool:
+    """Whether a module may be left unparsed when no family needs it: never when a rule
+    reports on any signalled module's text (TRV005, newer syntax), nor with TRV004 on a
+    text holding a ``noqa`` comment (which may then be unused)."""
+    if VersionSyntax.code in codes:
+        return False
+    return UnusedNoqa.code not in codes or "noqa" not in source.lower()
+
+
+def _needed(
+    tree: ast.Module,
+    source: str,
+    path: str,
+    settings: Settings,
+    project: Project | None,
+    signalled: list[Framework],
+) -> bool:
+    """Whether a family of the module needs it parsed (``analysis.screen``).
+
+    The families asked are the signalled ones, and — when the TRV9xx family is among
+    them, whose rules check every family's tool functions — every family with a signal
+    in the file, enabled or not. A family made relevant by a fact of another file
+    (``Project.names_file``) always needs it: what that fact points at is not in the
+    module's names."""
+    if project is not None and any(project.names_file(key, path) for key in FRAMEWORK_PACKAGES):
+        return True
+    asked = [f for f in signalled if f.key != ANY_FRAMEWORK]
+    if len(asked) < len(signalled):
+        keys = {f.key for f in asked}
+        asked += [
+            framework(key)
+            for key in FRAMEWORK_PACKAGES
+            if key != ANY_FRAMEWORK and key not in keys and _signal(key, source, path, settings)
+        ]
+    return needed_by_any(view_of(tree, path), asked)
+
+
 def _run_rules(
     module: ParsedModule,
     path: str,
@@ -225,16 +333,16 @@ def _run_rules(
     """Every signalled family's contexts, and its enabled rules' findings on them;
     ``failures`` gets each crash, reported as a TRV002 or not."""
     diagnostics: list[Diagnostic] = []
-    for framework in signalled:
-        rules = [r for r in _rules_of(framework.key) if r.code in codes]
+    for family in signalled:
+        rules = [r for r in _rules_of(family.key) if r.code in codes]
         if not rules:  # signalled for TRV005 alone: no contexts to find
             continue
         try:
-            contexts = framework.contexts(module, project)
+            contexts = family.contexts(module, project)
         except Exception as error:  # a recognition bug must not stop the run
             _shallow_recursion(error, deep)
             failures.append(error)
-            diagnostics.append(_internal_error(path, f"{framework.title} recognition", error))
+            diagnostics.append(_internal_error(path, f"{family.title} recognition", error))
             continue
         for rule_class in rules:
             rule = rule_class()
@@ -288,26 +396,27 @@ def check_bytes(
     path: str,
     settings: Settings | None = None,
     project: Project | None = None,
+    *,
+    screen: bool | None = None,
 ) -> list[Diagnostic]:
     """Decode a file as Python does (PEP 263, BOM) and check it; a Jupyter notebook
-    (``*.ipynb``) is checked as the module of its code cells (``check_notebook``)."""
+    (``*.ipynb``) is checked as the module of its code cells (``check_notebook``).
+    ``screen``: as ``check_source``'s."""
     settings = settings if settings is not None else Settings()
     if is_notebook(path):
-        return check_notebook(data, path, settings, project)
+        return check_notebook(data, path, settings, project, screen=screen)
     try:
         source = decode_source(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         text = data.decode("latin-1")
         codes = enabled_codes(settings, path)
-        if ParseError.code not in codes or not any(
-            _signalled(f, text, path, project, settings)
-            for f in frameworks()
-            if _has_enabled_rule(f.key, codes)
+        if ParseError.code not in codes or not signalled_keys(
+            _active(codes), text, path, project, settings
         ):
             return []
         reason = error.msg if isinstance(error, SyntaxError) else str(error)
         return [_engine_diagnostic(ParseError, path, 1, 1, f"Cannot decode file: {reason}")]
-    return check_source(source, path, settings, project)
+    return check_source(source, path, settings, project, screen=screen)
 
 
 def check_notebook(
@@ -317,6 +426,7 @@ def check_notebook(
     project: Project | None = None,
     *,
     parsed: ParsedModule | None = None,
+    screen: bool | None = None,
 ) -> list[Diagnostic]:
     """Check a notebook: the module of its code cells, with every diagnostic placed in
     its cell (``Diagnostic.cell``, rows relative to the cell). A notebook that cannot
@@ -328,10 +438,8 @@ def check_notebook(
         notebook = Notebook.from_bytes(data)
     except NotebookError as error:
         text = data.decode("utf-8", "replace")
-        if ParseError.code not in codes or not any(
-            _signalled(f, text, path, project, settings)
-            for f in frameworks()
-            if _has_enabled_rule(f.key, codes)
+        if ParseError.code not in codes or not signalled_keys(
+            _active(codes), text, path, project, settings
         ):
             return []
         return [_engine_diagnostic(ParseError, path, 1, 1, f"Cannot read notebook: {error}")]
@@ -339,18 +447,15 @@ def check_notebook(
         return []
     source = notebook.python_source
     found = [
-        notebook.to_cells(d) for d in check_source(source, path, settings, project, parsed=parsed)
+        notebook.to_cells(d)
+        for d in check_source(source, path, settings, project, parsed=parsed, screen=screen)
     ]
     broken = [c for c in notebook.skipped if c.reason == "syntax"]
     if broken and ParseError.code in codes:
         whole = "".join(c.source for c in notebook.cells) + "".join(
             _cell_text(notebook, c.number) for c in broken
         )
-        if any(
-            _signalled(f, whole, path, project, settings)
-            for f in frameworks()
-            if _has_enabled_rule(f.key, codes)
-        ):
+        if signalled_keys(_active(codes), whole, path, project, settings):
             for cell in broken:
                 syntax = _engine_diagnostic(
                     ParseError, path, cell.line, cell.column, f"SyntaxError: {cell.message}"
@@ -398,18 +503,19 @@ def describe_tool_functions(
 ) -> list[ToolFunctionReport]:
     """Every recognised tool function (and PolyAI helper) of a file, for the CLI."""
     reports: list[ToolFunctionReport] = []
-    signalled = [f for f in frameworks() if _signalled(f, source, path, project, settings)]
-    if not signalled:
+    keys = signalled_keys(FRAMEWORK_PACKAGES, source, path, project, settings)
+    if not keys:
         return reports
+    signalled = [framework(key) for key in keys]
     try:
         module = parse_module(source, path)
     except Exception:  # reported by the check (TRV001/TRV002)
         return reports
     if project is not None:
         project.attach(module)  # what the check would know of the other modules
-    for framework in signalled:
+    for family in signalled:
         try:
-            reports.extend(framework.describe(module, project))
+            reports.extend(family.describe(module, project))
         except Exception:  # a recognition that fails on this file: the check reports it
             continue
     return sorted(reports, key=lambda r: (r.row, r.name))
@@ -420,16 +526,15 @@ def describe_tool_functions(
 _RULES_BY_FRAMEWORK: dict[str, tuple[type[Rule], ...]] = {}
 
 
-def _rules_of(framework: str) -> tuple[type[Rule], ...]:
-    rules = _RULES_BY_FRAMEWORK.get(framework)
+def _rules_of(key: str) -> tuple[type[Rule], ...]:
+    """Family ``key``'s rules, by code (its package alone is imported)."""
+    rules = _RULES_BY_FRAMEWORK.get(key)
     if rules is None:
-        rules = tuple(r for r in all_rules() if r.framework == framework)
-        _RULES_BY_FRAMEWORK[framework] = rules
+        from lint_rules.frameworks import framework_module
+
+        rules = tuple(sorted(framework_module(key).RULES, key=lambda r: r.code))
+        _RULES_BY_FRAMEWORK[key] = rules
     return rules
-
-
-def _has_enabled_rule(framework: str, codes: frozenset[str]) -> bool:
-    return any(r.code in codes for r in _rules_of(framework))
 
 
 def _shallow_recursion(error: Exception, deep: bool) -> None:

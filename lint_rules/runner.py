@@ -218,9 +218,12 @@ def run(
     use_prefilter: bool = True,
     index_project: bool = True,
     progress: Progress | None = None,
+    use_screen: bool | None = None,
 ) -> RunResult:
     """Check every file under ``paths``. ``use_prefilter=False`` exists for the test
-    that proves the prefilter changes nothing.
+    that proves the prefilter changes nothing, ``use_screen=False`` (every signalled
+    module parsed, ``analysis.screen``; ``None``: the engine's default) for the one
+    that proves the same of the screen.
 
     Two passes: the first stats (and, where the cache cannot answer, reads)
     every file and collects the index facts of those that can hold any; the
@@ -330,6 +333,7 @@ def run(
                 settings=item.settings,
                 keys=item.keys,
                 extract=item.path in extracting,
+                screen=use_screen,
             )
             for item in spec_items
             if item.data is not None
@@ -418,7 +422,7 @@ def run(
         )
 
     result.parsed += len(pending)
-    checked: Iterable[FileResult] = _check_all(pending, project, jobs)
+    checked: Iterable[FileResult] = _check_all(pending, project, jobs, use_screen)
     if progress is not None:
         checked = progress.track(checked, len(pending))
     with _collect_per_file():
@@ -576,14 +580,16 @@ class Progress(Protocol):
     def track(self, results: Iterable[FileResult], total: int) -> Iterable[FileResult]: ...
 
 
-def _check_all(pending: list[_Pending], project: Project, jobs: int | None) -> Iterator[FileResult]:
+def _check_all(
+    pending: list[_Pending], project: Project, jobs: int | None, screen: bool | None
+) -> Iterator[FileResult]:
     """Each pending file's result, in order, as soon as it is ready."""
     size = sum(len(item.data) for item in pending)
     with _Workers(jobs, len(pending), size, project.index) as pool:
         yield from pool.map(
             _check_in_worker,
-            [(item.path, item.data, item.settings) for item in pending],
-            lambda task: _check_one(task[0], task[1], task[2], project),
+            [(item.path, item.data, item.settings, screen) for item in pending],
+            lambda task: _check_one(task[0], task[1], task[2], project, task[3]),
         )
 
 
@@ -597,6 +603,7 @@ class _SpeculationTask:
     settings: Settings
     keys: tuple[str, ...]
     extract: bool
+    screen: bool | None = None
 
 
 @dataclass
@@ -654,7 +661,9 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
                 module.source, task.path, task.settings, project, parsed=module
             )
         else:  # the check decodes, and reports what does not decode or parse
-            diagnostics = check_bytes(task.data, task.path, task.settings, project)
+            diagnostics = check_bytes(
+                task.data, task.path, task.settings, project, screen=task.screen
+            )
         digest = project.facts_digest(task.path, task.keys)
     finally:
         project.index = previous
@@ -761,15 +770,17 @@ def _worker_summaries(index: ProjectIndex | None) -> SummaryStore:
     return previous if previous is not None else SummaryStore()
 
 
-def _check_in_worker(task: tuple[str, bytes, Settings]) -> FileResult:
-    path, data, settings = task
-    return _check_one(path, data, settings, _worker_project())
+def _check_in_worker(task: tuple[str, bytes, Settings, bool | None]) -> FileResult:
+    path, data, settings, screen = task
+    return _check_one(path, data, settings, _worker_project(), screen)
 
 
-def _check_one(path: str, data: bytes, settings: Settings, project: Project) -> FileResult:
+def _check_one(
+    path: str, data: bytes, settings: Settings, project: Project, screen: bool | None = None
+) -> FileResult:
     from lint_rules.engine import check_bytes
 
-    diagnostics = check_bytes(data, path, settings, project)
+    diagnostics = check_bytes(data, path, settings, project, screen=screen)
     _file_done()
     return _with_source(FileResult(path, diagnostics, deps=_deps(project, path)), data)
 

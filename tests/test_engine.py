@@ -179,3 +179,43 @@ def test_a_global_functions_second_parameter_is_not_flow() -> None:
         "(ref)", "(flow)"
     )
     assert check_source(step, "flows/f/function_steps/end_call.py") == []
+
+
+def test_every_family_signal_is_the_prefilter_one() -> None:
+    """The engine decides which families a file signals from the prefilter alone, and
+    imports only those (``engine.signalled_keys``): each family's ``has_signal`` must be
+    the prefilter's, on every rule example and bundled example."""
+    from lint_rules import prefilter
+    from lint_rules.config import Settings as _Settings
+    from lint_rules.engine import frameworks
+    from lint_rules.rules import EngineRule, all_rules
+
+    root = Path(__file__).resolve().parent.parent
+    texts = [(str(p.relative_to(root)), p.read_text()) for p in (root / "examples").rglob("*.py")]
+    for rule in all_rules():
+        if not issubclass(rule, EngineRule):
+            texts += [(e.path, e.code) for e in (*rule.invalid, *rule.valid)]
+    settings = _Settings().with_overrides(select=["ALL"])
+    for family in frameworks():
+        extra = prefilter.extra_imports_of(family.key, settings)
+        for path, text in texts:
+            expected = prefilter.has_signal(family.key, text, path, extra_imports=extra)
+            assert family.has_signal(text, path, settings) == expected, (family.key, path)
+
+
+def test_a_check_imports_only_the_families_it_signals() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from lint_rules.engine import check_source\n"
+        "found = check_source('def f(conv):\\n    return 3\\n', 'functions/f.py')\n"
+        "assert [d.code for d in found] == ['TRV101'], found\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules\n"
+        "              if m.startswith('lint_rules.frameworks.') and m.count('.') >= 2}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    imported = set(eval(out.stdout))  # a printed list of names
+    assert {"polyai", "any_framework"} <= imported
+    assert not imported & {"openai_chat", "mcp", "langchain", "bedrock", "google_genai"}

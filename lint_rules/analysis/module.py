@@ -466,8 +466,9 @@ def code_size(source: str) -> int:
 _T = TypeVar("_T")
 
 
-def parse_module(source: str, path: str) -> ParsedModule:
-    """Parse ``source`` and index its module level.
+def parse_module(source: str, path: str, *, python: ast.Module | None = None) -> ParsedModule:
+    """Parse ``source`` and index its module level (``python``: CPython's tree of it, when
+    the caller has it already).
 
     Raises ``libcst.ParserSyntaxError`` (``UnparsableSource`` for every other reason
     there is no tree), never anything else for any text.
@@ -478,7 +479,7 @@ def parse_module(source: str, path: str) -> ParsedModule:
             f"File too large to analyse: {size:,} characters of code, more than toolret's "
             f"limit of {MAX_SOURCE:,} (2 MiB); file skipped"
         )
-    python_tree = check_parse_cost(source, cpython_tree(source))
+    python_tree = check_parse_cost(source, python if python is not None else cpython_tree(source))
     try:
         tree = _parse_unvalidated(libcst_source(source, python_tree))
     except cst.ParserSyntaxError:

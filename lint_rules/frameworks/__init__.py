@@ -32,5 +32,11 @@ family's tool functions) last."""
 
 
 @cache
+def framework_module(name: str) -> ModuleType:
+    """One family's package, imported on first use: a check imports only the families
+    signalled in its files."""
+    return importlib.import_module(f"{__name__}.{name}")
+
+
 def framework_modules() -> tuple[ModuleType, ...]:
-    return tuple(importlib.import_module(f"{__name__}.{name}") for name in FRAMEWORK_PACKAGES)
+    return tuple(framework_module(name) for name in FRAMEWORK_PACKAGES)

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.config import Settings
-from lint_rules.engine import Framework, ToolFunctionReport
+from lint_rules.engine import ToolFunctionReport, framework, signalled_keys
 from lint_rules.frameworks.any_framework.trv901 import ToolReturnsException
 from lint_rules.frameworks.any_framework.trv902 import ToolReturnsCoroutine
 from lint_rules.frameworks.tool_function import ToolFunction
@@ -19,10 +19,10 @@ RULES: tuple[type[Rule], ...] = (ToolReturnsException, ToolReturnsCoroutine)
 KEY = "any_framework"
 
 
-def _families() -> list[Framework]:
-    from lint_rules.frameworks import framework_modules
+def _family_keys() -> list[str]:
+    from lint_rules.frameworks import FRAMEWORK_PACKAGES
 
-    return [m.FRAMEWORK for m in framework_modules() if m.FRAMEWORK.key != KEY]
+    return [key for key in FRAMEWORK_PACKAGES if key != KEY]
 
 
 class AnyFramework:
@@ -30,19 +30,14 @@ class AnyFramework:
     title = "any framework"
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
-        return any(f.has_signal(source, path, settings) for f in _families())
+        return bool(signalled_keys(_family_keys(), source, path, None, settings))
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ToolFunction]:
         """Every family's tool functions of the file, each function once (the first family
         in the catalogue's order that calls it a tool names the consequence)."""
         found: dict[int, ToolFunction] = {}
-        for family in _families():
-            signalled = family.has_signal(module.source, module.path) or (
-                project is not None and project.names_file(family.key, module.path)
-            )
-            if not signalled:
-                continue
-            for tool in family.tool_functions(module, project):
+        for key in signalled_keys(_family_keys(), module.source, module.path, project):
+            for tool in framework(key).tool_functions(module, project):
                 found.setdefault(id(tool.node), tool)
         return list(found.values())
 
