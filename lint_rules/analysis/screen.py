@@ -57,8 +57,13 @@ class ModuleView:
     (``StructuredTool.from_function(...)`` → ``from_function``) and class base. A local
     name bound by an import counts under its imported name as well (``from agents
     import function_tool as ft``: ``@ft`` → ``ft`` and ``function_tool``). ``imports``:
-    local name → qualified name of every import statement, at any depth; ``functions``:
-    whether the module defines a function (``def``, ``async def``, ``lambda``).
+    local name → qualified name of every import statement, at any depth (the last one
+    for a local bound twice), ``import_pairs`` every ``(local, qualified)`` pair, both
+    kept for a local bound twice (``import x.y`` binds ``x`` to ``x``, ``import x.y as z``
+    binds ``z`` to ``x.y``, ``from .m import n`` binds ``n`` to ``.m.n``);
+    ``attribute_decorators``: the last names of the attribute decorators of functions,
+    bare or called (``@x.tool``, ``@x.tool(...)``; not ``@tool``); ``functions``: whether
+    the module defines a function (``def``, ``async def``, ``lambda``).
     """
 
     path: str
@@ -69,6 +74,8 @@ class ModuleView:
     bases: frozenset[str]
     imports: Mapping[str, str]
     functions: bool
+    import_pairs: tuple[tuple[str, str], ...] = ()
+    attribute_decorators: frozenset[str] = frozenset()
     _folded: str = field(default="", repr=False, compare=False)
 
     def has(self, *names: str) -> bool:
@@ -87,6 +94,24 @@ class ModuleView:
 
     def calls(self, *names: str) -> bool:
         return any(name in self.called for name in names)
+
+    def refers(self, names: Iterable[str], targets: Iterable[str]) -> bool:
+        """Whether one of ``names`` (a set of the view: ``decorators``, ``called``, …) can
+        be a reference to one of the qualified ``targets`` through the module's imports: an
+        import binds the target or a package it is in (``ParsedModule.qualified_name``
+        resolves nothing else), and the name is the target's last name (``x.Agent``,
+        ``Agent``) or a local bound to the target itself (``from agents import Agent as
+        A``)."""
+        names = names if isinstance(names, (set, frozenset)) else frozenset(names)
+        pairs = self.import_pairs
+        for target in targets:
+            if not any(q == target or target.startswith(q + ".") for _, q in pairs):
+                continue
+            if target.rpartition(".")[2] in names:
+                return True
+            if any(q == target and local in names for local, q in pairs):
+                return True
+        return False
 
     def imports_from(self, *packages: str) -> bool:
         """Whether an import statement of the module names one of ``packages`` (or a
@@ -116,6 +141,8 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
     called: set[str] = set()
     bases: set[str] = set()
     imports: dict[str, str] = {}
+    pairs: list[tuple[str, str]] = []
+    attribute_decorators: set[str] = set()
     functions = False
     prose: set[int] = set()  # string statements: docstrings, commented-out code
     for node in ast.walk(tree):  # iterative, parents before children: any depth
@@ -143,6 +170,9 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
             words.add(node.name)  # type: ignore[attr-defined]
             for decorator in node.decorator_list:  # type: ignore[attr-defined]
                 _add_last(decorators, decorator)
+                called_form = decorator.func if type(decorator) is ast.Call else decorator
+                if type(called_form) is ast.Attribute:
+                    attribute_decorators.add(called_form.attr)
         elif kind is ast.Lambda:
             functions = True
         elif kind is ast.ClassDef:
@@ -157,14 +187,17 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
             for alias in node.names:  # type: ignore[attr-defined]
                 local = alias.asname or alias.name.partition(".")[0]
                 imports[local] = alias.name if alias.asname else local
+                pairs.append((local, imports[local]))
         elif kind is ast.ImportFrom:
             module = "." * node.level + (node.module or "")  # type: ignore[attr-defined]
             for alias in node.names:  # type: ignore[attr-defined]
                 if alias.name != "*":
-                    imports[alias.asname or alias.name] = f"{module}.{alias.name}"
+                    local = alias.asname or alias.name
+                    imports[local] = f"{module}.{alias.name}"
+                    pairs.append((local, imports[local]))
         elif kind is ast.MatchClass:
             _add_last(called, node.cls)  # type: ignore[attr-defined]
-    for local, qualified in imports.items():  # an alias counts under its imported name too
+    for local, qualified in pairs:  # an alias counts under its imported name too
         original = qualified.rpartition(".")[2]
         if original == local:
             continue
@@ -180,6 +213,8 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
         bases=frozenset(bases),
         imports=imports,
         functions=functions,
+        import_pairs=tuple(pairs),
+        attribute_decorators=frozenset(attribute_decorators),
         _folded="\n".join(words).casefold(),
     )
 

@@ -6,9 +6,11 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.browser_use.recognition import BrowserUseFile, has_signal, recognise
+from lint_rules.frameworks.browser_use.screen import needs_libcst
 from lint_rules.frameworks.browser_use.trv201 import BrowserUseInvalidReturnType
 from lint_rules.frameworks.browser_use.trv202 import BrowserUseSuccessWithoutDone
 from lint_rules.frameworks.browser_use.trv203 import BrowserUsePositionalActionResult
@@ -40,6 +42,11 @@ class BrowserUse:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        """``screen.needs_libcst``: whether the module can hold anything the family's
+        rules (or TRV901/TRV902, on its tool functions) report."""
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[BrowserUseFile]:
         found = recognise(module)

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.claude_agent_sdk.recognition import (
@@ -13,6 +14,7 @@ from lint_rules.frameworks.claude_agent_sdk.recognition import (
     has_signal,
     recognise,
 )
+from lint_rules.frameworks.claude_agent_sdk.screen import needs_libcst
 from lint_rules.frameworks.claude_agent_sdk.trc001 import ClaudeSdkToolReturnShape
 from lint_rules.frameworks.claude_agent_sdk.trc002 import ClaudeSdkIsErrorCamelCase
 from lint_rules.frameworks.claude_agent_sdk.trc003 import ClaudeSdkResultWithoutContent
@@ -38,6 +40,11 @@ class ClaudeAgentSdk:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        """``screen.needs_libcst``: whether the module can hold anything the family's
+        rules (or TRV901/TRV902, on its tool functions) report."""
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ClaudeSdkFile]:
         return [recognise(module, project)]

@@ -7,9 +7,11 @@ from collections.abc import Iterator, Sequence
 from lint_rules import prefilter
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.langchain.recognition import LangChainFile, recognise
+from lint_rules.frameworks.langchain.screen import needs_libcst
 from lint_rules.frameworks.langchain.trv701 import LangChainArtifactNotTuple
 from lint_rules.frameworks.langchain.trv702 import LangChainToolWithoutDescription
 from lint_rules.frameworks.langchain.trv703 import LangChainToolOnMethod
@@ -41,6 +43,11 @@ class LangChain:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return prefilter.has_signal(self.key, source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        """``screen.needs_libcst``: whether the module can hold anything the family's
+        rules (or TRV901/TRV902, on its tool functions) report."""
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[LangChainFile]:
         return [recognise(module, project)]

@@ -6,9 +6,11 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.mcp.recognition import McpFile, has_signal, recognise
+from lint_rules.frameworks.mcp.screen import needs_libcst
 from lint_rules.frameworks.mcp.trv601 import McpDecoratorNotCalled
 from lint_rules.frameworks.mcp.trv602 import McpReturnContradictsAnnotation
 from lint_rules.frameworks.mcp.trv603 import McpCallToolHandlerReturn
@@ -36,6 +38,11 @@ class Mcp:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        """``screen.needs_libcst``: whether the module can hold anything the family's
+        rules (or TRV901/TRV902, on its tool functions) report."""
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[McpFile]:
         return [recognise(module, project)]

@@ -6,9 +6,11 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.openai_agents.recognition import AgentsFile, has_signal, recognise
+from lint_rules.frameworks.openai_agents.screen import needs_libcst
 from lint_rules.frameworks.openai_agents.trv301 import AgentsInvalidToolUseBehavior
 from lint_rules.frameworks.openai_agents.trv302 import AgentsStopAtToolsMismatch
 from lint_rules.frameworks.openai_agents.trv303 import AgentsBehaviorWrongReturn
@@ -46,6 +48,11 @@ class OpenAIAgents:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        """``screen.needs_libcst``: whether the module can hold anything the family's
+        rules (or TRV901/TRV902, on its tool functions) report."""
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[AgentsFile]:
         found = recognise(module, project)

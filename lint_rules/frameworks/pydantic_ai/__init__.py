@@ -6,9 +6,11 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.pydantic_ai.recognition import PydanticAiFile, recognise
+from lint_rules.frameworks.pydantic_ai.screen import needs_libcst
 from lint_rules.frameworks.pydantic_ai.trv801 import PydanticAiRunContextPlacement
 from lint_rules.frameworks.pydantic_ai.trv802 import PydanticAiPlainToolContext
 from lint_rules.frameworks.pydantic_ai.trv803 import PydanticAiUnserializableReturn
@@ -30,6 +32,11 @@ class PydanticAI:
         from lint_rules import prefilter
 
         return prefilter.has_signal(self.key, source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        """``screen.needs_libcst``: whether the module can hold anything the family's
+        rules (or TRV901/TRV902, on its tool functions) report."""
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[PydanticAiFile]:
         return [recognise(module, project)]
