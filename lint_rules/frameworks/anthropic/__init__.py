@@ -6,9 +6,11 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.anthropic.recognition import AnthropicFile, has_signal, recognise
+from lint_rules.frameworks.anthropic.screen import needs_libcst
 from lint_rules.frameworks.anthropic.trv501 import AnthropicToolResultWithoutId
 from lint_rules.frameworks.anthropic.trv502 import AnthropicToolResultBeforeAssistantTurn
 from lint_rules.frameworks.anthropic.trv503 import AnthropicToolResultNotFirst
@@ -38,6 +40,9 @@ class Anthropic:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[AnthropicFile]:
         return [recognise(module, project)]

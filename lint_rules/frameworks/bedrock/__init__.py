@@ -7,9 +7,11 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.bedrock.recognition import BedrockFile, has_signal, recognise
+from lint_rules.frameworks.bedrock.screen import needs_libcst
 from lint_rules.frameworks.bedrock.trb001 import BedrockToolResultContentNotList
 from lint_rules.frameworks.bedrock.trb002 import BedrockToolResultBlockValue
 from lint_rules.frameworks.bedrock.trb003 import BedrockJsonBlockNotObject
@@ -43,6 +45,9 @@ class Bedrock:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[BedrockFile]:
         return [recognise(module, project)]

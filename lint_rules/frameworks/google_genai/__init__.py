@@ -6,9 +6,11 @@ from collections.abc import Iterator, Sequence
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.google_genai.recognition import GenaiFile, has_signal, recognise
+from lint_rules.frameworks.google_genai.screen import needs_libcst
 from lint_rules.frameworks.google_genai.trg001 import GenaiFunctionResponseNotDict
 from lint_rules.frameworks.google_genai.trg002 import GenaiUnansweredFunctionCall
 from lint_rules.frameworks.google_genai.trg003 import GenaiFunctionResponseWithoutCallTurn
@@ -32,6 +34,9 @@ class GoogleGenai:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[GenaiFile]:
         return [recognise(module, project)]

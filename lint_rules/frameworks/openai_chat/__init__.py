@@ -8,9 +8,11 @@ import libcst as cst
 
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.openai_chat.recognition import ChatFile, has_signal, recognise
+from lint_rules.frameworks.openai_chat.screen import needs_libcst
 from lint_rules.frameworks.openai_chat.trv401 import ChatToolContentNotString
 from lint_rules.frameworks.openai_chat.trv402 import ChatResultNotJsonSerializable
 from lint_rules.frameworks.openai_chat.trv403 import ChatDispatchKeyMismatch
@@ -47,6 +49,9 @@ class OpenAIChat:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path, settings)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ChatFile]:
         return [recognise(module, project)]

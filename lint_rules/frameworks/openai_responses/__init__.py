@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from lint_rules.analysis.displays import prepare as prepare_displays
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView
 from lint_rules.config import Settings
 from lint_rules.engine import ToolFunctionReport
 from lint_rules.frameworks.openai_responses.recognition import (
@@ -14,6 +15,7 @@ from lint_rules.frameworks.openai_responses.recognition import (
     has_signal,
     responses_only,
 )
+from lint_rules.frameworks.openai_responses.screen import needs_libcst
 from lint_rules.frameworks.openai_responses.trr001 import ResponsesChatToolSchema
 from lint_rules.frameworks.openai_responses.trr002 import ResponsesOutputType
 from lint_rules.frameworks.openai_responses.trr003 import ResponsesCallIdFromItemId
@@ -41,6 +43,9 @@ class OpenAIResponses:
 
     def has_signal(self, source: str, path: str, settings: Settings | None = None) -> bool:
         return has_signal(source, path)
+
+    def needs_libcst(self, view: ModuleView) -> bool:
+        return needs_libcst(view)
 
     def contexts(self, module: ParsedModule, project: Project | None) -> Sequence[ResponsesFile]:
         prepare_displays(module)
