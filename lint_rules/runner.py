@@ -67,7 +67,7 @@ from lint_rules.config import Settings, SettingsResolver
 from lint_rules.discovery import ErrorSink, discover
 from lint_rules.fileio import not_regular_error, read_regular
 from lint_rules.model import Diagnostic, Location
-from lint_rules.notebook import register_suffixes
+from lint_rules.notebook import is_notebook, register_suffixes
 
 if TYPE_CHECKING:
     from lint_rules.analysis.module import ParsedModule
@@ -321,8 +321,8 @@ def run(
     ):
         extracted = pool.map(
             _extract_in_worker,
-            [(item.path, data) for item, data in only_facts],
-            lambda task: _extract(task[0], task[1], project),
+            [(item.path, data, use_screen) for item, data in only_facts],
+            lambda task: _extract(task[0], task[1], project, task[2]),
         )
         for (item, _data), module_facts in zip(only_facts, extracted, strict=True):
             facts[item.path] = module_facts
@@ -482,12 +482,25 @@ _INDEXED = ("openai_agents", "openai_chat", "mcp", "pydantic_ai")
 MCP servers imported from another module)."""
 
 
-def _extract(path: str, data: bytes, project: Project) -> ModuleFacts:
-    """A file's index facts: parsed only when its bytes can hold a cross-file fact."""
+def _extract(path: str, data: bytes, project: Project, screen: bool | None = None) -> ModuleFacts:
+    """A file's index facts: parsed only when its bytes can hold a cross-file fact and —
+    ``screen`` on (``None``: the engine's default) — its CPython tree a contribution
+    (``index_facts.contributes``). A file named by another's facts is extracted with the
+    screen off (``ProjectIndex.facts_of``: its facts are wanted, whatever they are)."""
     if not wants_facts(data):
         return EMPTY_FACTS
-    from lint_rules.frameworks.index_facts import extract
+    from lint_rules.frameworks.index_facts import extract, screened_facts
 
+    if _screening(screen) and not is_notebook(path):
+        try:
+            from lint_rules.engine import decode_source
+
+            source = decode_source(data)
+        except (SyntaxError, UnicodeDecodeError, LookupError):
+            source = None
+        screened = screened_facts(path, data, source) if source is not None else None
+        if screened is not None:
+            return screened
     return extract(path, data, project)
 
 
@@ -641,17 +654,23 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
     project.index = None
     try:
         if task.extract:
-            from lint_rules.frameworks.index_facts import extract_parsed
+            from lint_rules.frameworks.index_facts import extract_parsed, screened_facts
 
             try:
-                module = _parse_quietly(source_of(task.data, task.path), task.path)
+                source = source_of(task.data, task.path)
             except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
-                module = None
-            if module is not None:
-                project.attach(module)
-            facts = (
-                extract_parsed(module, task.data, project) if module is not None else EMPTY_FACTS
-            )
+                source = None
+            if source is not None and _screening(task.screen) and not is_notebook(task.path):
+                facts = screened_facts(task.path, task.data, source)
+            if facts is None:
+                module = _parse_quietly(source, task.path) if source is not None else None
+                if module is not None:
+                    project.attach(module)
+                facts = (
+                    extract_parsed(module, task.data, project)
+                    if module is not None
+                    else EMPTY_FACTS
+                )
         if module is not None and is_notebook(task.path):
             diagnostics = check_notebook(
                 task.data, task.path, task.settings, project, parsed=module
@@ -669,6 +688,13 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
         project.index = previous
     result = FileResult(task.path, diagnostics, deps=_deps(project, task.path))
     return _Speculation(_with_source(result, task.data), digest, facts)
+
+
+def _screening(screen: bool | None) -> bool:
+    """Whether the screen is on for a task (``None``: the engine's default)."""
+    from lint_rules import engine
+
+    return engine.SCREEN if screen is None else screen
 
 
 def _parse_quietly(source: str, path: str) -> ParsedModule | None:
@@ -732,8 +758,8 @@ class _Workers:
         return iter(self._pool.map(in_worker, tasks, chunksize=chunk))
 
 
-def _extract_in_worker(task: tuple[str, bytes]) -> ModuleFacts:
-    facts = _extract(task[0], task[1], _worker_project())
+def _extract_in_worker(task: tuple[str, bytes, bool | None]) -> ModuleFacts:
+    facts = _extract(task[0], task[1], _worker_project(), task[2])
     _file_done()
     return facts
 

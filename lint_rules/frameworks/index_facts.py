@@ -14,6 +14,71 @@ import libcst as cst
 from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts
 from lint_rules.analysis.module import ParsedModule, parse_module
 from lint_rules.analysis.project import Project
+from lint_rules.analysis.screen import ModuleView, python_tree_as_written, view_of
+
+
+def contributes(view: ModuleView, data: bytes) -> bool:
+    """Whether a module's index facts can hold a *contribution* (``analysis.screen``): a
+    fact about another module — an ``Agent(...)`` using an imported behaviour function or
+    output type, a loop dispatching through an imported registry or to imported
+    functions, a registration on an imported MCP server or of imported functions (MCP,
+    Pydantic AI, Gemini's automatic function calling). The index derives its tables from
+    contributions only; what a module merely *has* (its functions, signatures, imports,
+    registries, servers) is read through ``ProjectIndex.facts_of``, which extracts a file
+    whose facts are empty when another module's contribution first asks. So a module
+    that cannot contribute is indexed with empty facts and never parsed for them.
+
+    Each family's condition is a superset of what its extractor can record:
+
+    - Agents SDK (``uses``, ``type_refs``): only for bytes ``wants_full_facts`` passes
+      (rare: an ``Agent(...)`` with a ``tool_use_behavior`` and an import of ``agents``):
+      parsed.
+    - Chat Completions (``uses``: ``facts.py``'s ``_use``, a dispatch registry that is
+      imported or has imported entries): ``loop_screens.dispatch_registry`` with any
+      imported name looked up and dispatched (``schema=False``: the family's own screen
+      asks also for a ``tools=`` schema there, which a fact does not need).
+    - MCP (``uses``, ``registers``): the family's screen (attribute decorators
+      ``tool``/``resource``/``prompt``/``call_tool``, calls ending in ``add_tool`` or
+      ``tool``, ``tools=`` with a server class: every registration starts there).
+    - Pydantic AI (``registers``): the family's screen (every registration of a
+      function, imported or not).
+    - Gemini (``registers``: imported functions listed for automatic function calling):
+      ``tools`` with a ``GenerateContentConfig`` call or a ``config`` word.
+    """
+    from lint_rules.analysis.index import (
+        wants_chat_facts,
+        wants_full_facts,
+        wants_genai_facts,
+        wants_mcp_facts,
+        wants_pydantic_facts,
+    )
+    from lint_rules.frameworks.loop_screens import dispatch_registry
+    from lint_rules.frameworks.mcp.screen import needs_libcst as mcp_screen
+    from lint_rules.frameworks.pydantic_ai.screen import needs_libcst as pydantic_screen
+
+    if wants_full_facts(data):
+        return True
+    if wants_chat_facts(data) and dispatch_registry(view, schema=False):
+        return True
+    if wants_mcp_facts(data) and mcp_screen(view):
+        return True
+    if wants_pydantic_facts(data) and pydantic_screen(view):
+        return True
+    return (
+        wants_genai_facts(data)
+        and view.has("tools")
+        and (view.calls("GenerateContentConfig") or view.has("config"))
+    )
+
+
+def screened_facts(path: str, data: bytes, source: str) -> ModuleFacts | None:
+    """``EMPTY_FACTS`` when the module cannot contribute (``contributes``, decided on
+    CPython's tree without a LibCST parse); ``None`` when it must be extracted (it may,
+    or this Python does not read it as it is)."""
+    tree = python_tree_as_written(source)
+    if tree is None or contributes(view_of(tree, path), data):
+        return None
+    return EMPTY_FACTS
 
 
 def extract(path: str, data: bytes, project: Project | None = None) -> ModuleFacts:
