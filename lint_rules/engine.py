@@ -166,6 +166,7 @@ def check_source(
     parsed: ParsedModule | None = None,
     apply_noqa: bool = True,
     screen: bool | None = None,
+    tree: ast.Module | None = None,
 ) -> list[Diagnostic]:
     """Check one file's text. ``path`` decides layout-based recognition and config.
 
@@ -174,7 +175,8 @@ def check_source(
     whatever ``# noqa`` comments say, and no TRV004 (the flake8 plugin: flake8
     applies its own ``# noqa``). ``screen``: whether a module no signalled family needs
     (``analysis.screen``, decided on CPython's tree) is left unparsed, with no
-    diagnostics; ``None``: the default (on, unless ``TOOLRET_SCREEN=0``).
+    diagnostics; ``None``: the default (on, unless ``TOOLRET_SCREEN=0``). ``tree``:
+    ``ast.parse(source)``, when the caller built it already.
     """
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
@@ -185,9 +187,8 @@ def check_source(
     signalled = [framework(key) for key in keys]
     if parsed is not None and (parsed.source != source or parsed.path != path):
         parsed = None
-    tree = None
-    if parsed is None and (SCREEN if screen is None else screen):
-        if _screened(source, codes):
+    if parsed is None and (SCREEN if screen is None else screen) and _screened(source, codes):
+        if tree is None:
             tree = python_tree_as_written(source)
         if tree is not None and not _needed(tree, source, path, settings, project, signalled):
             return []

@@ -498,9 +498,9 @@ def _extract(path: str, data: bytes, project: Project, screen: bool | None = Non
             source = decode_source(data)
         except (SyntaxError, UnicodeDecodeError, LookupError):
             source = None
-        screened = screened_facts(path, data, source) if source is not None else None
-        if screened is not None:
-            return screened
+        if source is not None:
+            screened, tree = screened_facts(path, data, source)
+            return screened if screened is not None else extract(path, data, project, python=tree)
     return extract(path, data, project)
 
 
@@ -650,6 +650,7 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
 
     module = None
     facts: ModuleFacts | None = None
+    source = tree = None
     previous = project.index
     project.index = None
     try:
@@ -661,9 +662,9 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
             except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
                 source = None
             if source is not None and _screening(task.screen) and not is_notebook(task.path):
-                facts = screened_facts(task.path, task.data, source)
+                facts, tree = screened_facts(task.path, task.data, source)
             if facts is None:
-                module = _parse_quietly(source, task.path) if source is not None else None
+                module = _parse_quietly(source, task.path, tree) if source is not None else None
                 if module is not None:
                     project.attach(module)
                 facts = (
@@ -678,6 +679,10 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
         elif module is not None:  # decoded and parsed already
             diagnostics = check_source(
                 module.source, task.path, task.settings, project, parsed=module
+            )
+        elif tree is not None and source is not None:  # its tree built by the facts' screen
+            diagnostics = check_source(
+                source, task.path, task.settings, project, screen=task.screen, tree=tree
             )
         else:  # the check decodes, and reports what does not decode or parse
             diagnostics = check_bytes(
@@ -697,14 +702,15 @@ def _screening(screen: bool | None) -> bool:
     return engine.SCREEN if screen is None else screen
 
 
-def _parse_quietly(source: str, path: str) -> ParsedModule | None:
-    """The parsed module, or ``None`` when LibCST cannot parse it (the check reports that)."""
+def _parse_quietly(source: str, path: str, tree: Any = None) -> ParsedModule | None:
+    """The parsed module, or ``None`` when LibCST cannot parse it (the check reports that);
+    ``tree``: CPython's tree of ``source``, when built already."""
     import libcst as cst
 
     from lint_rules.analysis.module import parse_module
 
     try:
-        return parse_module(source, path)
+        return parse_module(source, path, python=tree)
     except (cst.ParserSyntaxError, RecursionError):
         return None
 

@@ -275,8 +275,8 @@ def test_the_garbage_collector_is_restored_and_parsed_trees_are_freed(tmp_path: 
     made: list[weakref.ref[object]] = []
     original = module_analysis.parse_module
 
-    def tracking(source, path):  # type: ignore[no-untyped-def]
-        parsed = original(source, path)
+    def tracking(source, path, **kwargs):  # type: ignore[no-untyped-def]
+        parsed = original(source, path, **kwargs)
         made.append(weakref.ref(parsed))
         return parsed
 

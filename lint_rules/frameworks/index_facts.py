@@ -9,6 +9,8 @@ language server both index through here.
 
 from __future__ import annotations
 
+from typing import Any
+
 import libcst as cst
 
 from lint_rules.analysis.index import EMPTY_FACTS, ModuleFacts
@@ -71,23 +73,27 @@ def contributes(view: ModuleView, data: bytes) -> bool:
     )
 
 
-def screened_facts(path: str, data: bytes, source: str) -> ModuleFacts | None:
-    """``EMPTY_FACTS`` when the module cannot contribute (``contributes``, decided on
-    CPython's tree without a LibCST parse); ``None`` when it must be extracted (it may,
-    or this Python does not read it as it is)."""
+def screened_facts(path: str, data: bytes, source: str) -> tuple[ModuleFacts | None, Any]:
+    """``(EMPTY_FACTS, tree)`` when the module cannot contribute (``contributes``, decided
+    on CPython's ``tree`` without a LibCST parse); ``(None, tree)`` when it must be
+    extracted (``tree`` ``None``: this Python does not read it as it is). The tree is the
+    caller's to reuse (the check's screen, the parse)."""
     tree = python_tree_as_written(source)
     if tree is None or contributes(view_of(tree, path), data):
-        return None
-    return EMPTY_FACTS
+        return None, tree
+    return EMPTY_FACTS, tree
 
 
-def extract(path: str, data: bytes, project: Project | None = None) -> ModuleFacts:
-    """The index facts of one file (``EMPTY_FACTS`` when it cannot be read or parsed)."""
+def extract(
+    path: str, data: bytes, project: Project | None = None, *, python: Any = None
+) -> ModuleFacts:
+    """The index facts of one file (``EMPTY_FACTS`` when it cannot be read or parsed;
+    ``python``: CPython's tree of it, when the caller has it)."""
     from lint_rules.engine import source_of
     from lint_rules.notebook import NotebookError
 
     try:
-        module = parse_module(str(source_of(data, path)), path)
+        module = parse_module(str(source_of(data, path)), path, python=python)
     except (
         SyntaxError,
         UnicodeDecodeError,
