@@ -28,33 +28,11 @@ from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.shapes import ShapeInference
 from lint_rules.analysis.walk import find_indexed
+from lint_rules.frameworks.langchain.screen import BASE_TOOLS, STRUCTURED_TOOL, TOOL_DECORATORS
 from lint_rules.frameworks.resolution import FlowCache
 from lint_rules.frameworks.tool_function import in_expected_failure
 from lint_rules.frameworks.tool_loops import string_value
 
-TOOL_DECORATORS = frozenset(
-    {
-        "langchain_core.tools.tool",
-        "langchain_core.tools.convert.tool",
-        "langchain.tools.tool",
-        "langchain.agents.tool",
-    }
-)
-STRUCTURED_TOOL = frozenset(
-    {
-        "langchain_core.tools.StructuredTool",
-        "langchain_core.tools.structured.StructuredTool",
-        "langchain.tools.StructuredTool",
-    }
-)
-BASE_TOOLS = frozenset(
-    {
-        "langchain_core.tools.BaseTool",
-        "langchain_core.tools.base.BaseTool",
-        "langchain.tools.BaseTool",
-        *STRUCTURED_TOOL,
-    }
-)
 COMMAND = frozenset({"langgraph.types.Command", "langgraph.graph.state.Command"})
 TOOL_MESSAGE = frozenset(
     {

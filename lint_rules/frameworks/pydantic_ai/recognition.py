@@ -38,18 +38,10 @@ import libcst as cst
 from lint_rules.analysis.module import ParsedModule
 from lint_rules.analysis.project import Project
 from lint_rules.analysis.walk import find_indexed
+from lint_rules.frameworks.pydantic_ai.screen import AGENT_CLASSES, TOOL_CLASSES, TOOLSET_CLASSES
 from lint_rules.frameworks.resolution import NameResolver
 from lint_rules.frameworks.tool_function import in_expected_failure
 
-AGENT_CLASSES = frozenset({"pydantic_ai.Agent", "pydantic_ai.agent.Agent"})
-TOOLSET_CLASSES = frozenset(
-    {
-        "pydantic_ai.FunctionToolset",
-        "pydantic_ai.toolsets.FunctionToolset",
-        "pydantic_ai.toolsets.function.FunctionToolset",
-    }
-)
-TOOL_CLASSES = frozenset({"pydantic_ai.Tool", "pydantic_ai.tools.Tool"})
 RUN_CONTEXT = frozenset(
     {
         "pydantic_ai.RunContext",

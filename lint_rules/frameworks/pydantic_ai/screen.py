@@ -13,7 +13,7 @@ TOOLSET_CLASSES = frozenset(
     }
 )
 TOOL_CLASSES = frozenset({"pydantic_ai.Tool", "pydantic_ai.tools.Tool"})
-"""``recognition``'s qualified names (a test keeps them equal)."""
+"""The qualified names recognition resolves to (``recognition`` imports them from here)."""
 
 
 def needs_libcst(view: ModuleView) -> bool:
