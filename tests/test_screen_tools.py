@@ -12,12 +12,9 @@ from collections.abc import Callable
 import pytest
 
 from lint_rules import engine
-from lint_rules.analysis.module import ParsedModule
-from lint_rules.analysis.project import Project
 from lint_rules.analysis.screen import ModuleView, view_of
 from lint_rules.config import Settings
-from lint_rules.engine import check_source
-from lint_rules.model import Diagnostic
+from tests.test_screen_loops import _check as check_counting
 
 FAMILIES = (
     "polyai",
@@ -42,18 +39,9 @@ def _screen(family: str) -> Callable[[ModuleView], bool]:
 def _check(
     source: str, path: str, settings: Settings, screen: bool, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[list[object], int]:
-    """The diagnostics (as JSON) with the screen on or off, and how many LibCST parses."""
-    parses = 0
-    real = engine.parse_module  # type: ignore[attr-defined]
-
-    def counting(*args: object, **kwargs: object) -> ParsedModule:
-        nonlocal parses
-        parses += 1
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    with monkeypatch.context() as patch:
-        patch.setattr(engine, "parse_module", counting)
-        found: list[Diagnostic] = check_source(source, path, settings, Project(), screen=screen)
+    """The diagnostics (as JSON) with the screen on or off, and how many LibCST parses
+    (``test_screen_loops._check``, shared)."""
+    found, parses = check_counting(source, path, settings, screen, monkeypatch)
     return [d.to_json() for d in found], parses
 
 
