@@ -57,10 +57,11 @@ class ModuleView:
     (``StructuredTool.from_function(...)`` → ``from_function``) and class base. A local
     name bound by an import counts under its imported name as well (``from agents
     import function_tool as ft``: ``@ft`` → ``ft`` and ``function_tool``). ``imports``:
-    local name → qualified name of every import statement, at any depth (the last one
-    for a local bound twice), ``import_pairs`` every ``(local, qualified)`` pair, both
-    kept for a local bound twice (``import x.y`` binds ``x`` to ``x``, ``import x.y as z``
-    binds ``z`` to ``x.y``, ``from .m import n`` binds ``n`` to ``.m.n``);
+    local name → qualified name of every import statement, at any depth (the last in
+    the text for a local bound twice), ``import_pairs`` every ``(local, qualified)``
+    pair in the text's order, both kept for a local bound twice (``import x.y`` binds
+    ``x`` to ``x``, ``import x.y as z`` binds ``z`` to ``x.y``, ``from .m import n`` binds
+    ``n`` to ``.m.n``);
     ``attribute_decorators``: the last names of the attribute decorators of functions,
     bare or called (``@x.tool``, ``@x.tool(...)``; not ``@tool``); ``functions``: whether
     the module defines a function (``def``, ``async def``, ``lambda``).
@@ -134,27 +135,59 @@ def python_tree_as_written(source: str) -> ast.Module | None:
             return None
 
 
+_LEAVES: Final = frozenset({"ctx", "op", "ops", "type_comment", "kind", "conversion"})
+"""Fields of ``ast`` nodes that hold no name the view reads (contexts, operators)."""
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    ast.Constant: (),
+    ast.Name: (),
+    ast.Import: (),
+    ast.ImportFrom: (),
+}
+"""Per node class, the fields the walk descends into (filled as classes are met)."""
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    fields = tuple(name for name in kind._fields if name not in _LEAVES)  # type: ignore[attr-defined]
+    _CHILD_FIELDS[kind] = fields
+    return fields
+
+
+_last: ModuleView | None = None
+"""The last view built: the facts' screen and the check's ask for the same tree."""
+
+
 def view_of(tree: ast.Module, path: str) -> ModuleView:
     """One walk of ``tree``: the names a family's screen reads (``ModuleView``)."""
+    global _last
+    last = _last
+    if last is not None and last.tree is tree and last.path == path:
+        return last
     words: set[str] = set()
     decorators: set[str] = set()
     called: set[str] = set()
     bases: set[str] = set()
-    imports: dict[str, str] = {}
-    pairs: list[tuple[str, str]] = []
+    placed: list[tuple[tuple[int, int], str, str]] = []  # (position, local, qualified)
     attribute_decorators: set[str] = set()
     functions = False
     prose: set[int] = set()  # string statements: docstrings, commented-out code
-    for node in ast.walk(tree):  # iterative, parents before children: any depth
+    child_fields = _CHILD_FIELDS
+    node_type = ast.AST
+    stack: list[ast.AST] = [tree]  # iterative: any depth
+    push = stack.append
+    while stack:
+        node = stack.pop()
         kind = type(node)
         if kind is ast.Name:
             words.add(node.id)  # type: ignore[attr-defined]
-        elif kind is ast.Attribute:
+            continue
+        if kind is ast.Attribute:
             words.add(node.attr)  # type: ignore[attr-defined]
         elif kind is ast.Constant:
             value = node.value  # type: ignore[attr-defined]
             if type(value) is str and len(value) <= LONGEST_STRING and id(node) not in prose:
                 words.add(value)
+            continue
         elif kind is ast.Expr:
             if type(node.value) is ast.Constant:  # type: ignore[attr-defined]
                 prose.add(id(node.value))  # type: ignore[attr-defined]
@@ -184,19 +217,34 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
             for keyword in node.keywords:  # type: ignore[attr-defined]
                 _add_last(bases, keyword.value)  # ``metaclass=``
         elif kind is ast.Import:
+            at = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
             for alias in node.names:  # type: ignore[attr-defined]
                 local = alias.asname or alias.name.partition(".")[0]
-                imports[local] = alias.name if alias.asname else local
-                pairs.append((local, imports[local]))
+                placed.append((at, local, alias.name if alias.asname else local))
+            continue
         elif kind is ast.ImportFrom:
             module = "." * node.level + (node.module or "")  # type: ignore[attr-defined]
+            at = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
             for alias in node.names:  # type: ignore[attr-defined]
                 if alias.name != "*":
-                    local = alias.asname or alias.name
-                    imports[local] = f"{module}.{alias.name}"
-                    pairs.append((local, imports[local]))
+                    placed.append((at, alias.asname or alias.name, f"{module}.{alias.name}"))
+            continue
         elif kind is ast.MatchClass:
             _add_last(called, node.cls)  # type: ignore[attr-defined]
+        fields = child_fields.get(kind)
+        if fields is None:
+            fields = _child_fields(kind)
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, node_type):
+                        push(item)
+            elif isinstance(value, node_type):
+                push(value)
+    placed.sort()  # the walk is depth-first, last child first: back to the text's order
+    pairs = [(local, qualified) for _, local, qualified in placed]
+    imports = dict(pairs)
     for local, qualified in pairs:  # an alias counts under its imported name too
         original = qualified.rpartition(".")[2]
         if original == local:
@@ -204,7 +252,7 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
         for names in (words, decorators, called, bases):
             if local in names:
                 names.add(original)
-    return ModuleView(
+    _last = view = ModuleView(
         path=path,
         tree=tree,
         words=frozenset(words),
@@ -217,6 +265,7 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
         attribute_decorators=frozenset(attribute_decorators),
         _folded="\n".join(words).casefold(),
     )
+    return view
 
 
 def _add_last(names: set[str], node: ast.expr) -> None:
