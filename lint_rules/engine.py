@@ -428,11 +428,13 @@ def check_notebook(
     *,
     parsed: ParsedModule | None = None,
     screen: bool | None = None,
+    tree: ast.Module | None = None,
 ) -> list[Diagnostic]:
     """Check a notebook: the module of its code cells, with every diagnostic placed in
     its cell (``Diagnostic.cell``, rows relative to the cell). A notebook that cannot
     be read gets one TRV001 (when it has a framework's signal), a cell that does not
-    parse one TRV001 at that cell; the other cells are checked."""
+    parse one TRV001 at that cell; the other cells are checked. ``parsed``, ``screen``
+    and ``tree`` are ``check_source``'s, for that module."""
     settings = settings if settings is not None else Settings()
     codes = enabled_codes(settings, path)
     try:
@@ -449,7 +451,9 @@ def check_notebook(
     source = notebook.python_source
     found = [
         notebook.to_cells(d)
-        for d in check_source(source, path, settings, project, parsed=parsed, screen=screen)
+        for d in check_source(
+            source, path, settings, project, parsed=parsed, screen=screen, tree=tree
+        )
     ]
     broken = [c for c in notebook.skipped if c.reason == "syntax"]
     if broken and ParseError.code in codes:

@@ -491,12 +491,13 @@ def _extract(path: str, data: bytes, project: Project, screen: bool | None = Non
         return EMPTY_FACTS
     from lint_rules.frameworks.index_facts import extract, screened_facts
 
-    if _screening(screen) and not is_notebook(path):
-        try:
-            from lint_rules.engine import decode_source
+    if _screening(screen):
+        from lint_rules.engine import source_of
+        from lint_rules.notebook import NotebookError
 
-            source = decode_source(data)
-        except (SyntaxError, UnicodeDecodeError, LookupError):
+        try:
+            source: str | None = source_of(data, path)  # a notebook: its code cells
+        except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
             source = None
         if source is not None:
             screened, tree = screened_facts(path, data, source)
@@ -646,7 +647,7 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
     again with the index.
     """
     from lint_rules.engine import check_bytes, check_notebook, check_source, source_of
-    from lint_rules.notebook import NotebookError, is_notebook
+    from lint_rules.notebook import NotebookError
 
     module = None
     facts: ModuleFacts | None = None
@@ -661,7 +662,7 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
                 source = source_of(task.data, task.path)
             except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
                 source = None
-            if source is not None and _screening(task.screen) and not is_notebook(task.path):
+            if source is not None and _screening(task.screen):
                 facts, tree = screened_facts(task.path, task.data, source)
             if facts is None:
                 module = _parse_quietly(source, task.path, tree) if source is not None else None
@@ -672,9 +673,15 @@ def _speculate_file(task: _SpeculationTask, project: Project) -> _Speculation:
                     if module is not None
                     else EMPTY_FACTS
                 )
-        if module is not None and is_notebook(task.path):
+        if (module is not None or tree is not None) and is_notebook(task.path):
             diagnostics = check_notebook(
-                task.data, task.path, task.settings, project, parsed=module
+                task.data,
+                task.path,
+                task.settings,
+                project,
+                parsed=module,
+                screen=task.screen,
+                tree=tree,
             )
         elif module is not None:  # decoded and parsed already
             diagnostics = check_source(

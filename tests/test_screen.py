@@ -17,6 +17,7 @@ from lint_rules.analysis.project import Project
 from lint_rules.analysis.screen import needed_by_any, python_tree_as_written, view_of
 from lint_rules.config import Settings, SettingsResolver
 from lint_rules.engine import check_source
+from lint_rules.frameworks import index_facts
 from lint_rules.model import Diagnostic
 from lint_rules.rules import EngineRule, Example, Rule, all_rules
 
@@ -74,6 +75,7 @@ def _run(target: Path, screen: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[s
 
     monkeypatch.setattr(engine, "parse_module", counting)
     monkeypatch.setattr(module_parsing, "parse_module", counting)
+    monkeypatch.setattr(index_facts, "parse_module", counting)
     resolver = SettingsResolver(
         overrides=lambda s: s.with_overrides(select=["ALL"], ignore=["TRV005"])
     )
@@ -186,3 +188,32 @@ def test_rules_on_the_whole_text_turn_the_screen_off(
     settings = Settings().with_overrides(select=select)
     check_source(NOTHING_TO_REPORT, "ask.py", settings, screen=True)
     assert (not parsed) is screened
+
+
+def test_a_notebook_that_can_contribute_no_fact_is_never_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A notebook's index facts are screened as a module's are: one that reads
+    ``tool_calls`` and imports (so its facts are wanted) but dispatches through no registry
+    is never parsed for them, and a notebook with a finding still is parsed, once."""
+    from tests.test_notebook import code, notebook, write
+
+    quiet = 'import json\n\nprint(json.dumps({"tool_calls": []}))\n'  # no dispatch
+    write(tmp_path / "quiet.ipynb", notebook([code("a", quiet)]))
+    on, parsed_on = _run(tmp_path, True, monkeypatch)
+    off, parsed_off = _run(tmp_path, False, monkeypatch)
+    assert on == off
+    assert (parsed_on, parsed_off) == (0, 1)
+    loud = (
+        "from browser_use import Tools\n\n"
+        "tools = Tools()\n\n"
+        '@tools.action("Count the rows")\n'
+        "async def count_rows(browser_session):\n"
+        "    return len(await browser_session.rows())\n"
+    )
+    write(tmp_path / "loud.ipynb", notebook([code("b", loud)]))
+    on, parsed_on = _run(tmp_path, True, monkeypatch)
+    off, parsed_off = _run(tmp_path, False, monkeypatch)
+    assert on == off
+    assert json.loads(on), "the action's int return is reported"
+    assert (parsed_on, parsed_off) == (1, 2)

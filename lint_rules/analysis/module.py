@@ -26,6 +26,7 @@ from libcst import CSTNode
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from lint_rules.analysis.positions import RawRange, statement_ranges
+from lint_rules.analysis.screen import nodes_of
 from lint_rules.analysis.stack import deep_if_needed
 from lint_rules.analysis.summaries import SummaryStore
 from lint_rules.analysis.syntax import python_tree
@@ -626,7 +627,7 @@ def check_parse_cost(source: str, tree: ast.Module | None) -> ast.Module | None:
         return None  # LibCST decides (newer syntax than this Python's, or an error)
     work = [0] * (_TRAILERS + 1)
     continued: set[int] = set()
-    for node in ast.walk(tree):  # parents first: a chain is met at its outermost link
+    for node in nodes_of(tree):  # parents first: a chain is met at its outermost link
         kind = _chain_kind(node)
         if kind is None or id(node) in continued:
             continue
@@ -706,7 +707,7 @@ def libcst_source(source: str, python_tree: ast.Module | None) -> str:
         return source
     in_strings: list[tuple[int, int]] = [
         (node.lineno, node.end_lineno or node.lineno)
-        for node in ast.walk(python_tree)  # iterative: any depth
+        for node in nodes_of(python_tree)  # iterative: any depth
         if isinstance(node, (ast.Constant, ast.JoinedStr))
         and (node.end_lineno or node.lineno) > node.lineno
     ]

@@ -28,8 +28,8 @@ from __future__ import annotations
 import ast
 import os
 import warnings
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 LONGEST_STRING: Final = 200
@@ -64,7 +64,9 @@ class ModuleView:
     ``n`` to ``.m.n``);
     ``attribute_decorators``: the last names of the attribute decorators of functions,
     bare or called (``@x.tool``, ``@x.tool(...)``; not ``@tool``); ``functions``: whether
-    the module defines a function (``def``, ``async def``, ``lambda``).
+    the module defines a function (``def``, ``async def``, ``lambda``). ``nodes``: the
+    tree's nodes, parents before children (``nodes_of``), for a screen that must look
+    at shapes, not names, without walking the tree again.
     """
 
     path: str
@@ -78,6 +80,7 @@ class ModuleView:
     import_pairs: tuple[tuple[str, str], ...] = ()
     attribute_decorators: frozenset[str] = frozenset()
     _folded: str = field(default="", repr=False, compare=False)
+    nodes: Sequence[ast.AST] = field(default=(), repr=False, compare=False)
 
     def has(self, *names: str) -> bool:
         """Whether the code holds one of ``names`` (exactly) as an identifier or string."""
@@ -161,7 +164,9 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
     """One walk of ``tree``: the names a family's screen reads (``ModuleView``)."""
     global _last
     last = _last
-    if last is not None and last.tree is tree and last.path == path:
+    if last is not None and last.tree is tree:
+        if last.path != path:
+            _last = last = replace(last, path=path)
         return last
     words: set[str] = set()
     decorators: set[str] = set()
@@ -175,8 +180,11 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
     node_type = ast.AST
     stack: list[ast.AST] = [tree]  # iterative: any depth
     push = stack.append
+    nodes: list[ast.AST] = []
+    visit = nodes.append
     while stack:
         node = stack.pop()
+        visit(node)
         kind = type(node)
         if kind is ast.Name:
             words.add(node.id)  # type: ignore[attr-defined]
@@ -264,8 +272,20 @@ def view_of(tree: ast.Module, path: str) -> ModuleView:
         import_pairs=tuple(pairs),
         attribute_decorators=frozenset(attribute_decorators),
         _folded="\n".join(words).casefold(),
+        nodes=nodes,
     )
     return view
+
+
+def nodes_of(tree: ast.Module) -> Sequence[ast.AST]:
+    """The nodes of ``tree`` that can hold a name or an expression, parents before
+    children (depth first): every node but expression contexts, operators and an import's
+    aliases (which ``ast.walk`` also yields). The last view's list when it is of this
+    tree (the screens run just before a parse)."""
+    last = _last
+    if last is not None and last.tree is tree:
+        return last.nodes
+    return view_of(tree, "").nodes
 
 
 def _add_last(names: set[str], node: ast.expr) -> None:

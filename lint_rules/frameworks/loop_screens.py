@@ -18,7 +18,7 @@ def role_may_be(view: ModuleView, role: str) -> bool:
     helper's display takes its parameters' arguments)."""
     if not view.has(role):
         return False
-    for node in ast.walk(view.tree):
+    for node in view.nodes:
         kind = type(node)
         if kind is ast.Dict:
             for key, value in zip(node.keys, node.values, strict=True):  # type: ignore[attr-defined]
@@ -57,7 +57,7 @@ def dispatch_registry(view: ModuleView, *, schema: bool = True) -> bool:
     looked_up: set[str] = set()
     dispatched: set[str] = set()
     bound: list[tuple[str, ast.Dict]] = []
-    for node in ast.walk(view.tree):
+    for node in view.nodes:
         kind = type(node)
         if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             defined.add(node.name)  # type: ignore[attr-defined]

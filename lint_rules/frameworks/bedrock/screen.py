@@ -50,7 +50,7 @@ def _foreign_role(view: ModuleView) -> bool:
     nowhere else (``tool_loops.literal_entry``, ``analysis.displays``)."""
     if not view.has("role"):
         return False
-    for node in ast.walk(view.tree):
+    for node in view.nodes:
         kind = type(node)
         if kind is ast.Dict:
             for key, value in zip(node.keys, node.values, strict=True):  # type: ignore[attr-defined]

@@ -40,17 +40,17 @@ def needs_libcst(view: ModuleView) -> bool:
         view.functions
         and view.has("tools")
         and (view.calls("GenerateContentConfig") or view.has("config"))
-        and _lists_own_function(view.tree)
+        and _lists_own_function(view)
     )
 
 
-def _lists_own_function(tree: ast.Module) -> bool:
+def _lists_own_function(view: ModuleView) -> bool:
     """Whether the name of a ``def`` of the module (at any depth: a superset of
     ``ParsedModule.functions``) is an element of a list or tuple display, or a value of
     a dict display (not starred: ``*tools`` is not read)."""
     defined: set[str] = set()
     listed: set[str] = set()
-    for node in ast.walk(tree):
+    for node in view.nodes:
         kind = type(node)
         if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             defined.add(node.name)  # type: ignore[attr-defined]
