@@ -489,20 +489,9 @@ def _extract(path: str, data: bytes, project: Project, screen: bool | None = Non
     screen off (``ProjectIndex.facts_of``: its facts are wanted, whatever they are)."""
     if not wants_facts(data):
         return EMPTY_FACTS
-    from lint_rules.frameworks.index_facts import extract, screened_facts
+    from lint_rules.frameworks.index_facts import extract, screened_extract
 
-    if _screening(screen):
-        from lint_rules.engine import source_of
-        from lint_rules.notebook import NotebookError
-
-        try:
-            source: str | None = source_of(data, path)  # a notebook: its code cells
-        except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
-            source = None
-        if source is not None:
-            screened, tree = screened_facts(path, data, source)
-            return screened if screened is not None else extract(path, data, project, python=tree)
-    return extract(path, data, project)
+    return (screened_extract if _screening(screen) else extract)(path, data, project)
 
 
 def _build_index(

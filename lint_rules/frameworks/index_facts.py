@@ -84,6 +84,25 @@ def screened_facts(path: str, data: bytes, source: str) -> tuple[ModuleFacts | N
     return EMPTY_FACTS, tree
 
 
+def screened_extract(path: str, data: bytes, project: Project | None = None) -> ModuleFacts:
+    """A file's index facts, screened first: ``EMPTY_FACTS`` without a LibCST parse when
+    its CPython tree cannot contribute (``screened_facts``), else ``extract`` with that
+    tree. ``toolret check`` (screen on) and the language server's workspace index read a
+    file through here; a file another module's fact names is read by ``extract`` (its
+    facts are wanted, whatever they are)."""
+    from lint_rules.engine import source_of
+    from lint_rules.notebook import NotebookError
+
+    try:
+        source: str | None = source_of(data, path)  # a notebook: its code cells
+    except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
+        source = None
+    if source is None:
+        return extract(path, data, project)
+    screened, tree = screened_facts(path, data, source)
+    return screened if screened is not None else extract(path, data, project, python=tree)
+
+
 def extract(
     path: str, data: bytes, project: Project | None = None, *, python: Any = None
 ) -> ModuleFacts:

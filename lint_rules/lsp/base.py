@@ -263,10 +263,16 @@ def _engine_diagnostic(path: str, message: str) -> Diagnostic:
 
 
 def _module_facts(path: str, data: bytes, project: Project, *, named: bool = False) -> ModuleFacts:
-    """A file's index facts, as ``toolret check`` gathers them: parsed only when its
-    bytes can hold an ``Agent(...)`` fact, or when another file's fact ``named`` it."""
-    if not named and not wants_facts(data):
-        return EMPTY_FACTS
-    from lint_rules.frameworks.index_facts import extract
+    """A file's index facts, as ``toolret check`` gathers them: read only when its bytes
+    can hold a cross-file fact and its CPython tree a contribution (the facts' screen,
+    ``index_facts.screened_extract``), or in full when another file's fact ``named`` it."""
+    if named:
+        from lint_rules.frameworks.index_facts import extract
 
-    return extract(path, data, project)
+        return extract(path, data, project)
+    if not wants_facts(data):
+        return EMPTY_FACTS
+    from lint_rules import engine
+    from lint_rules.frameworks.index_facts import extract, screened_extract
+
+    return (screened_extract if engine.SCREEN else extract)(path, data, project)

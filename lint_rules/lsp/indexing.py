@@ -223,6 +223,12 @@ class Indexing(ServerBase):
         for path, (_, facts) in self._facts.items():
             index.add(path, facts)
         index.finish()
+        for path, facts in index.extracted.items():  # named: kept, as the check's cache does
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            self._facts[path] = ((st.st_mtime_ns, st.st_size), facts)
         had_facts = self._project.index is not None and self._project.index.has_cross_facts
         self._project.index = index
         return index.has_cross_facts or had_facts
