@@ -20,7 +20,9 @@ Three halves, each case run in a worker process under a per-case timeout:
 
 Per case the properties of tests/test_fuzz.py (``case_problems``): the check
 never raises or reports TRV002, positions are inside the file, every fix applies,
-the fixed text compiles and fixing it again changes nothing. A check that takes
+the fixed text compiles and fixing it again changes nothing; and
+(``screen_problems``) every rule but TRV005 reports the same with the screen on as
+with it off. A check that takes
 more than --timeout seconds (or a fix more than five times that) is a hang: the
 worker is killed and replaced. Prints counts per class and writes up to
 --per-class reduced reproducers per class (one per distinct signature first) to
@@ -70,6 +72,7 @@ CLASSES = (
     "fix-hang",
     "fix-unwritable",
     "fix-outside-cells",
+    "screen",
     "worker-died",
 )
 
@@ -114,6 +117,7 @@ def _worker_main(conn: Connection) -> None:
         problems = test_fuzz.case_problems(
             text, path, on_checked=lambda seconds: conn.send(("checked", seconds))
         )
+        problems += test_fuzz.screen_problems(text, path)
         conn.send(("done", [(p.kind, p.detail) for p in problems]))
 
 

@@ -269,7 +269,7 @@ def programs(draw: st.DrawFn) -> tuple[str, str]:
 class Problem:
     kind: str
     """crash, TRV002, position, fix-crash, fix-rejected, fix-not-converged,
-    fix-unparsable, fix-not-idempotent."""
+    fix-unparsable, fix-not-idempotent; screen (``screen_problems``)."""
     detail: str
 
 
@@ -345,6 +345,32 @@ def case_problems(
     return problems
 
 
+EVERY_RULE = Settings().with_overrides(select=["ALL"], ignore=["TRV005"])
+"""The screen's proof runs every rule but TRV005 (which turns the screen off)."""
+
+
+def screen_problems(text: str | bytes, path: str) -> list[Problem]:
+    """Issue 29: the check reports the same with the screen on (``analysis.screen``: a
+    module no family needs is never LibCST-parsed) as with it off, under every rule. A
+    case whose check raises is ``case_problems``' to report."""
+    try:
+        if isinstance(text, bytes):
+            on = check_bytes(text, path, EVERY_RULE, screen=True)
+            off = check_bytes(text, path, EVERY_RULE, screen=False)
+        else:
+            on = check_source(text, path, EVERY_RULE, screen=True)
+            off = check_source(text, path, EVERY_RULE, screen=False)
+    except Exception:
+        return []
+    seen_on = [d.to_json() for d in on]
+    seen_off = [d.to_json() for d in off]
+    if seen_on == seen_off:
+        return []
+    lost = sorted({d["code"] for d in seen_off if d not in seen_on})
+    added = sorted({d["code"] for d in seen_on if d not in seen_off})
+    return [Problem("screen", f"screened: lost {lost}, added {added}")]
+
+
 def notebook_problems(
     data: bytes, path: str, on_checked: Callable[[float], None] | None = None
 ) -> list[Problem]:
@@ -415,6 +441,15 @@ def _outside_sources(notebook: Notebook) -> str:
 def test_generated_tool_functions_never_crash_and_fix_cleanly(case: tuple[str, str]) -> None:
     source, path = case
     assert case_problems(source, path) == []
+
+
+@settings(FUZZ_SETTINGS)
+@given(programs())
+def test_generated_tool_functions_are_reported_alike_with_the_screen_on_and_off(
+    case: tuple[str, str],
+) -> None:
+    source, path = case
+    assert screen_problems(source, path) == []
 
 
 WRONG_RETURNS = {
