@@ -56,6 +56,7 @@ from lint_rules.analysis.index import (
     SIGNALLED_FACTS,
     ModuleFacts,
     ProjectIndex,
+    Reach,
     project_root,
     wants_facts,
 )
@@ -366,7 +367,9 @@ def run(
                 )
 
     if indexing:
-        project.index = _build_index(paths, resolver, facts, project, cache)
+        project.index = _build_index(
+            paths, resolver, facts, project, cache, targets=[item.path for item in given]
+        )
 
     pending: list[_Pending] = []
     for item in given:
@@ -502,13 +505,25 @@ def _build_index(
     cache: ResultCache | None,
     *,
     covered: bool = True,
+    targets: Iterable[str] | None = None,
 ) -> ProjectIndex:
     """The index of the project roots of ``paths``: the files checked in this run, plus
     the rest of each root that the given paths do not cover (its files are stat-ed,
-    and read only when the cache does not know them). ``walked=False``: ``facts`` holds
-    nothing of the run's own files yet, every root is read."""
+    and read only when the cache does not know them). ``covered=False``: ``facts`` holds
+    nothing of the run's own files yet, every root is read.
+
+    ``targets``: the run's files, when only their results matter. A file of the rest
+    that the cache does not know is then extracted only if it can contribute a fact
+    about one of them (``index.Reach``; the files the cache knows count as targets
+    too, their bytes being unread); the others are left to ``ProjectIndex.facts_of``,
+    which reads a file when a fact names it. A partial run (pre-commit's changed files)
+    so parses what its files' facts need, not the whole project."""
     given = [Path(os.path.abspath(p)) for p in paths]
     roots = tuple(dict.fromkeys(project_root([p]) for p in given))
+    unknown: dict[str, tuple[FileStamp, str, bytes | None]] = {}
+    """Files of the rest the cache does not know: stamp, facts context, bytes (``None``:
+    they can hold no fact)."""
+    reach = Reach(roots) if targets is not None else None
     for root in roots:
         if covered and any(p == root or p in root.parents for p in given if p.is_dir()):
             continue  # the run itself walks the whole root
@@ -531,10 +546,23 @@ def _build_index(
                     data = read_regular(name)
                 except OSError:
                     continue
-                known = dict(_extract(name, data, project).data)
-                if cache is not None:
-                    cache.store_facts(name, stamp, known, context)
+                if reach is not None:
+                    reach.add(name, data)
+                unknown[name] = (stamp, context, data if wants_facts(data) else None)
+                continue
             facts[name] = ModuleFacts(known)
+    wanted = any(held is not None for _, _, held in unknown.values())
+    kept = reach.kept([*(targets or ()), *facts]) if reach is not None and wanted else None
+    for name, (stamp, context, held) in unknown.items():
+        if held is None:
+            known = dict(EMPTY_FACTS.data)
+        elif kept is None or name in kept:
+            known = dict(_extract(name, held, project).data)
+        else:
+            continue  # can contribute nothing the run reads: read if a fact names it
+        if cache is not None:
+            cache.store_facts(name, stamp, known, context)
+        facts[name] = ModuleFacts(known)
 
     def extract_named(path: str, data: bytes) -> ModuleFacts:
         from lint_rules.frameworks.index_facts import extract

@@ -23,10 +23,12 @@ is a byte scan; the parsing itself is the framework's (``extract``).
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
@@ -51,6 +53,156 @@ def project_root(paths: Iterable[Path]) -> Path:
                 return directory
     common = Path(os.path.commonpath([str(p) for p in absolute]))
     return common if common.is_dir() else common.parent
+
+
+_IMPORT_STATEMENT = re.compile(
+    rb"(?:^|[;:])[ \t]*((?:from|import)\b(?:[^\n(\\]|\\\r?\n|\\|\([^)]*\))*)", re.MULTILINE
+)
+"""An import statement, as far as its bytes go: from a line's start or after ``;`` or a
+compound statement's ``:``, through backslash continuations and a parenthesised list
+(text that only looks like one, in a docstring, is read too: never less than the imports)."""
+
+
+def _imports(data: bytes) -> list[ast.stmt] | None:
+    """The import statements of a module's bytes, read without parsing the module (its
+    import lines alone), or ``None`` when it cannot be read (not Python this reads)."""
+    statements = [match.group(1) for match in _IMPORT_STATEMENT.finditer(data)]
+    try:
+        return ast.parse(b"\n".join(statements)).body
+    except (SyntaxError, ValueError):
+        pass
+    found: list[ast.stmt] = []
+    for statement in statements:
+        try:
+            found.extend(ast.parse(statement).body)
+        except (SyntaxError, ValueError):
+            # prose that looks like an import, or an import whose list holds a comment
+            # with a parenthesis: the whole module says which
+            try:
+                return [
+                    node
+                    for node in ast.walk(ast.parse(data))
+                    if isinstance(node, (ast.Import, ast.ImportFrom))
+                ]
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return None
+    return found
+
+
+class _Resolver:
+    """Import resolution as ``summaries.module_file`` does it, for many importers at once:
+    each directory an import may be looked up in (the importer's, its package's for a
+    relative import, a root or its ``src/``) answers for ``a/b.py`` and
+    ``a/b/__init__.py``, remembered per directory and name. Every directory's answer
+    counts, not only the first one ``module_file`` would take: more files, never fewer."""
+
+    def __init__(self, roots: Iterable[Path]) -> None:
+        self.bases = tuple(
+            dict.fromkeys(base for root in roots for base in (str(root), os.path.join(root, "src")))
+        )
+        self._found: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+
+    def _in(self, base: str, parts: tuple[str, ...]) -> tuple[str, ...]:
+        key = (base, parts)
+        found = self._found.get(key)
+        if found is None:
+            stem = os.path.join(base, *parts)
+            options = [stem + ".py"] if parts else []
+            options.append(os.path.join(stem, "__init__.py"))
+            found = self._found[key] = tuple(o for o in options if os.path.isfile(o))
+        return found
+
+    def files(self, importer: str, parts: tuple[str, ...], level: int) -> Iterator[str]:
+        if level:
+            base = os.path.dirname(importer)
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            yield from self._in(base, parts)
+        elif parts:
+            yield from self._in(os.path.dirname(importer), parts)
+            for base in self.bases:
+                yield from self._in(base, parts)
+
+    def imported_files(self, path: str, data: bytes) -> set[str] | None:
+        """The project files the imports of ``path`` name (each module named, each of its
+        packages, each name imported from it that may be a submodule); ``None``: its
+        imports cannot be read."""
+        nodes = _imports(data)
+        if nodes is None:
+            return None
+        files: set[str] = set()
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    parts = tuple(alias.name.split("."))
+                    for end in range(1, len(parts) + 1):
+                        files.update(self.files(path, parts[:end], 0))
+            elif isinstance(node, ast.ImportFrom):
+                parts = tuple(node.module.split(".")) if node.module else ()
+                for end in range(0 if node.level else 1, len(parts) + 1):
+                    files.update(self.files(path, parts[:end], node.level))
+                for alias in node.names:
+                    if alias.name != "*":
+                        files.update(self.files(path, (*parts, alias.name), node.level))
+        return files
+
+
+class Reach:
+    """Which files of the rest of a project can contribute a fact about a partial run's
+    files (pre-commit's changed files: what their results read of the index).
+
+    A contribution reaches another module only by resolving an import
+    (``ProjectIndex._resolve`` through ``summaries.module_file``), re-exports followed
+    through the modules on the way. So a file is kept when its imports resolve to a
+    target or to a kept file, closed under that. Kept too, as if they were targets: a
+    file whose imports cannot be read (not Python this reads: a notebook, another
+    encoding, a syntax error), and a file an import resolves to that was not added
+    (outside the walk, or known to the cache: its imports are unread). A file left out
+    can contribute nothing a target's result reads; its own facts are still read on
+    demand (``ProjectIndex.facts_of``) when a kept fact names it.
+
+    ``add`` each file's bytes as it is read (only its imports are kept, not the bytes),
+    then ``kept(targets)``.
+    """
+
+    def __init__(self, roots: Iterable[Path]) -> None:
+        self._resolver = _Resolver(roots)
+        self._edges: dict[str, set[str] | None] = {}
+
+    def add(self, path: str, data: bytes) -> None:
+        resolved = self._resolver.imported_files(path, data) if path.endswith(".py") else None
+        self._edges[path] = resolved
+
+    def kept(self, targets: Iterable[str]) -> set[str]:
+        reached = set(targets)
+        kept: set[str] = set()
+        edges: dict[str, set[str]] = {}
+        for path, files in self._edges.items():
+            if files is None:
+                kept.add(path)
+                reached.add(path)
+            else:
+                edges[path] = files
+                reached.update(file for file in files if file not in self._edges)
+        while True:
+            new = [path for path, files in edges.items() if not files.isdisjoint(reached)]
+            if not new:
+                return kept
+            for path in new:
+                del edges[path]
+            kept.update(new)
+            reached.update(new)
+
+
+def reaching(
+    candidates: Mapping[str, bytes], targets: Iterable[str], roots: Iterable[Path]
+) -> set[str]:
+    """The ``candidates`` (path → bytes) that can contribute a fact about a target
+    (``Reach``)."""
+    reach = Reach(roots)
+    for path, data in candidates.items():
+        reach.add(path, data)
+    return reach.kept(targets)
 
 
 # ---------------------------------------------------------------- agents facts
