@@ -52,6 +52,7 @@ def test_language_server_benchmark_runs_and_prints_its_table() -> None:
     assert "save: didSave of main.py → behaviors.py" in result.stdout
 
 
+@pytest.mark.interpreter_neutral  # the engine under fuzzing: tests/test_fuzz.py, every Python
 def test_fuzz_campaign_runs_all_three_halves_clean(tmp_path: Path) -> None:
     # The campaign with a CI budget: programs of every family, mutants of the examples
     # and notebook mutants, each in a worker process; exit 1 when any case has a problem.

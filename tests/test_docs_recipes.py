@@ -22,6 +22,10 @@ import pytest
 
 from lint_rules.config import ConfigError, load_settings
 
+# Whether the documentation's blocks are true does not depend on the Python running them:
+# what their commands do is tests/test_cli.py's, on every interpreter.
+pytestmark = pytest.mark.interpreter_neutral
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
