@@ -240,6 +240,9 @@ def run(
     slots: list[FileResult | None] = []
     given: list[_Given] = []
     to_extract: list[tuple[_Given, bytes]] = []
+    to_read: list[tuple[_Given, bool, str, dict[str, Any] | None]] = []
+    """Files the cache cannot answer, with whether they are indexed, their facts context
+    and the facts the cache knows."""
     facts: dict[str, ModuleFacts] = {}
     side_errors: dict[str, OSError] = {}
     """Project files (ignore files, PolyAI text) that exist but cannot be read."""
@@ -275,15 +278,28 @@ def run(
         if cache is not None:
             item.cached = cache.valid_entry(name, stamp, settings.fingerprint())
         if item.cached is None or (indexed and known_facts is None):
+            to_read.append((item, indexed, context, known_facts))
+            continue
+        if indexed and known_facts is not None:
+            facts[name] = ModuleFacts(known_facts)
+        given.append(item)
+
+    # The workers of pass one are forked before any file is read: they inherit the
+    # modules, not the bytes the parent is about to hold (the largest worker's memory is
+    # the run's peak). Whether the pass pays for them is judged by what is to be read.
+    early = _Workers(jobs, len(to_read), sum(item.stamp.size for item, *_ in to_read)).start()
+    with _shut_down_on_error(early):
+        for item, indexed, context, known_facts in to_read:
+            name, settings, keys, stamp = item.path, item.settings, item.keys, item.stamp
             try:
                 data = read_regular(name)
             except OSError as error:
-                slots[-1] = _io_error(name, error, settings, result)
+                slots[item.index] = _io_error(name, error, settings, result)
                 continue
             if name in explicit:
                 undecodable = _undecodable(name, data, settings)
                 if undecodable is not None:  # never cached: a warm run reads it again
-                    slots[-1] = undecodable
+                    slots[item.index] = undecodable
                     continue
             if item.cached is None and cache is not None:
                 item.cached = cache.valid_entry(name, stamp, settings.fingerprint(), data)
@@ -304,9 +320,10 @@ def run(
             item.data = data if item.signalled else None
             if not item.signalled and cache is not None:
                 item.digest = content_digest(data)
-        if indexed and known_facts is not None:
-            facts[name] = ModuleFacts(known_facts)
-        given.append(item)
+            if indexed and known_facts is not None:
+                facts[name] = ModuleFacts(known_facts)
+            given.append(item)
+    given.sort(key=lambda item: item.index)  # the order of discovery
 
     # Pass one parses each file once: for its index facts and, where the cache cannot
     # answer, for a speculative check made without the project index.
@@ -316,10 +333,7 @@ def run(
     extracting = {item.path for item, _ in to_extract}
     speculating = {item.path for item in spec_items}
     only_facts = [(item, data) for item, data in to_extract if item.path not in speculating]
-    with (
-        _collect_per_file(),
-        _Workers(jobs, len(spec_items) + len(only_facts), _size(spec_items, only_facts)) as pool,
-    ):
+    with _collect_per_file(), early as pool:
         extracted = pool.map(
             _extract_in_worker,
             [(item.path, data, use_screen) for item, data in only_facts],
@@ -743,10 +757,6 @@ def _speculate_in_worker(task: _SpeculationTask) -> _Speculation:
     return _speculate(task, _worker_project())
 
 
-def _size(items: Sequence[_Given], pairs: Sequence[tuple[_Given, bytes]]) -> int:
-    return sum(len(i.data or b"") for i in items) + sum(len(data) for _, data in pairs)
-
-
 class _Workers:
     """A process pool for one pass, started on first use and only when the pass has
     enough to parse to pay for it; ``map`` keeps the tasks' order. ``index``: the
@@ -762,9 +772,30 @@ class _Workers:
     def __enter__(self) -> _Workers:
         return self
 
+    def start(self) -> _Workers:
+        """Fork the workers now, if the pass is to have any (else at the first ``map``)."""
+        if self._count > 1 and self._pool is None:
+            self._pool = self._new_pool()
+            self._pool.submit(int)  # the pool forks its workers on the first task
+        return self
+
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
             self._pool.shutdown()
+
+    def _new_pool(self) -> Any:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # fork shares the already-imported modules; elsewhere the platform default.
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        return ProcessPoolExecutor(
+            max_workers=self._count,
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(self._index,),
+        )
 
     def map(
         self, in_worker: Callable[[Any], Any], tasks: list[Any], here: Callable[[Any], Any]
@@ -772,18 +803,7 @@ class _Workers:
         if self._count <= 1 or not tasks:
             return (here(task) for task in tasks)
         if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            # fork shares the already-imported modules; elsewhere the platform default.
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self._pool = ProcessPoolExecutor(
-                max_workers=self._count,
-                mp_context=context,
-                initializer=_init_worker,
-                initargs=(self._index,),
-            )
+            self._pool = self._new_pool()
         chunk = max(1, len(tasks) // (self._count * 4))
         return iter(self._pool.map(in_worker, tasks, chunksize=chunk))
 
@@ -807,8 +827,11 @@ _WORKER_PROJECT: Project | None = None
 
 
 def _init_worker(index: ProjectIndex | None) -> None:
-    """A worker's own project facts, with the parent's whole-project index."""
+    """A worker's own project facts, with the parent's whole-project index. The cyclic
+    collector is off, as in the passes (``_collect_per_file``): a worker forked before
+    a pass began does not inherit that."""
     global _WORKER_PROJECT
+    gc.disable()
     _WORKER_PROJECT = Project(revalidate=False, index=index, summaries=_worker_summaries(index))
 
 
@@ -846,6 +869,16 @@ def _deps(project: Project, path: str) -> dict[str, Stamp]:
 
 
 @contextmanager
+def _shut_down_on_error(workers: _Workers) -> Iterator[None]:
+    """Workers started ahead of their pass are stopped if the run fails before it."""
+    try:
+        yield
+    except BaseException:
+        workers.__exit__()
+        raise
+
+
+@contextmanager
 def _collect_per_file() -> Iterator[None]:
     """The cyclic garbage collector off for a pass, and a young collection after each file.
 
@@ -853,8 +886,8 @@ def _collect_per_file() -> Iterator[None]:
     automatic runs kept re-examining the live tree (~10% of a check). Garbage
     cycles are all made while checking one file, so collecting the youngest
     generation once the file is done (see ``_file_done``) frees them, and the
-    memory stays that of one file. Worker processes forked during the pass
-    inherit the setting; the collector's state is restored at the end.
+    memory stays that of one file. Worker processes turn the collector off
+    themselves (``_init_worker``); the parent's state is restored at the end.
     """
     enabled = gc.isenabled()
     gc.disable()

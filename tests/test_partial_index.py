@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import textwrap
 from collections import defaultdict
 from pathlib import Path
@@ -16,7 +17,7 @@ from lint_rules import runner
 from lint_rules.analysis import index
 from lint_rules.analysis.index import reaching
 from lint_rules.config import SettingsResolver
-from tests.test_runner import corpus
+from tests.test_runner import ROOT
 
 EVERY_RULE = SettingsResolver(
     overrides=lambda s: s.with_overrides(select=["ALL"], ignore=["TRV005"])
@@ -65,40 +66,40 @@ CHAIN = {
 
 
 def _project(tmp_path: Path) -> Path:
-    root = corpus(tmp_path)
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "examples", root / "examples")
     (root / "pyproject.toml").write_text("[project]\nname = 'corpus'\n", encoding="utf-8")
     _write(root, CHAIN)  # at the root: `from pkg import` resolves there
     return root
 
 
-def _by_file(paths: list[Path]) -> dict[str, list[str]]:
-    result = runner.run(paths, EVERY_RULE, jobs=1)
+def _by_file(paths: list[Path], *, index_project: bool = True) -> dict[str, list[str]]:
+    result = runner.run(paths, EVERY_RULE, jobs=1, index_project=index_project)
     found: dict[str, list[str]] = defaultdict(list)
     for d in result.diagnostics:
         found[d.filename].append(json.dumps(d.to_json(), sort_keys=True))
     return found
 
 
+PROJECTS = ("examples/openai_agents", "examples/openai_chat/split", "examples/mcp/support")
+"""The examples whose modules hold facts about each other."""
+
+
 def test_each_file_alone_reports_what_the_whole_run_reports_of_it(tmp_path: Path) -> None:
     root = _project(tmp_path)
     whole = _by_file([root])
-    # every file of a directory that holds another module: a fact may cross between them
-    files = [
-        path
-        for path in sorted(root.rglob("*"))
-        if (
-            path.suffix in (".py", ".ipynb")
-            and sum(1 for p in path.parent.iterdir() if p.suffix == ".py") > 1
-        )
-        or os.path.relpath(path, root).replace(os.sep, "/") in CHAIN
-    ]
-    assert len(files) > 40
-    crossed = 0
+    # the files whose results the index changes, and every file of the projects
+    unindexed = _by_file([root], index_project=False)
+    depends = {Path(f) for f in {*whole, *unindexed} if whole.get(f) != unindexed.get(f)}
+    assert len(depends) >= 5
+    files = sorted(
+        depends
+        | {root / name for name in CHAIN}
+        | {p for project in PROJECTS for p in (root / project).glob("*.py")}
+    )
     for path in files:
         alone = _by_file([path])
         assert alone.get(str(path), []) == whole.get(str(path), []), path
-        crossed += bool(whole.get(str(path)))
-    assert crossed > 10
     # the chain: the registry's TRV402 comes from loops in two other packages
     impl = str(root / "pkg" / "impl.py")
     assert any('"TRV402"' in d for d in whole[impl])

@@ -74,6 +74,27 @@ def test_parallel_output_is_identical_and_ordered(tmp_path: Path) -> None:
     assert names == sorted(names, key=lambda p: Path(p).parts)
 
 
+def test_the_workers_are_forked_before_any_file_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forked worker's memory starts as its parent's: forked before the run holds the
+    files' bytes, the largest worker (the run's peak memory) does not carry them."""
+    import multiprocessing
+
+    target = corpus(tmp_path)
+    workers_at_first_read: list[int] = []
+    real = runner.read_regular
+
+    def reading(path: str | Path) -> bytes:
+        if not workers_at_first_read:
+            workers_at_first_read.append(len(multiprocessing.active_children()))
+        return real(path)
+
+    monkeypatch.setattr(runner, "read_regular", reading)
+    assert findings(run([target], jobs=2)) == findings(run([target], jobs=1))
+    assert workers_at_first_read == [2]
+
+
 def test_warm_cache_reuses_results_and_sees_changes(tmp_path: Path) -> None:
     target = corpus(tmp_path)
     cache_dir = tmp_path / "cache"
