@@ -506,9 +506,9 @@ def _extract(path: str, data: bytes, project: Project, screen: bool | None = Non
     screen off (``ProjectIndex.facts_of``: its facts are wanted, whatever they are)."""
     if not wants_facts(data):
         return EMPTY_FACTS
-    from lint_rules.frameworks.index_facts import extract, screened_extract
+    from lint_rules.frameworks.index_facts import screened_extract
 
-    return (screened_extract if _screening(screen) else extract)(path, data, project)
+    return screened_extract(path, data, project, screen=screen)
 
 
 def _build_index(
@@ -570,8 +570,10 @@ def _build_index(
     for name, (stamp, context, held) in unknown.items():
         if held is None:
             known = dict(EMPTY_FACTS.data)
-        elif kept is None or name in kept:
-            known = dict(_extract(name, held, project).data)
+        elif kept is None or name in kept:  # its bytes can hold facts (``wants_facts``)
+            from lint_rules.frameworks.index_facts import screened_extract
+
+            known = dict(screened_extract(name, held, project).data)
         else:
             continue  # can contribute nothing the run reads: read if a fact names it
         if cache is not None:

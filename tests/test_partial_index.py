@@ -1,6 +1,6 @@
 """A partial run (pre-commit's changed files) builds the project index from what its
 files' results can read (issue 29): a file of the rest is extracted only when its imports
-reach one of them (``index.reaching``), and the results are the whole run's."""
+reach one of them (``index.Reach``), and the results are the whole run's."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from lint_rules import runner
-from lint_rules.analysis import index
-from lint_rules.analysis.index import reaching
+from lint_rules.analysis.index import ModuleFacts, Reach
 from lint_rules.config import SettingsResolver
+from lint_rules.frameworks import index_facts
 from tests.test_runner import ROOT
 
 EVERY_RULE = SettingsResolver(
@@ -105,6 +105,13 @@ def test_each_file_alone_reports_what_the_whole_run_reports_of_it(tmp_path: Path
     assert any('"TRV402"' in d for d in whole[impl])
 
 
+def reaching(candidates: dict[str, bytes], targets: list[str], roots: list[Path]) -> set[str]:
+    reach = Reach(roots)
+    for path, data in candidates.items():
+        reach.add(path, data)
+    return reach.kept(targets)
+
+
 def _write(root: Path, files: dict[str, str]) -> dict[str, bytes]:
     found = {}
     for name, text in files.items():
@@ -159,13 +166,13 @@ def test_a_partial_run_extracts_only_the_files_that_reach_it(
     root = tmp_path / "project"
     _write(root, {"pyproject.toml": "", **CHAIN})
     extracted: list[str] = []
-    real = runner._extract
+    real = index_facts.screened_extract
 
-    def counting(path: str, *args: object, **kwargs: object) -> index.ModuleFacts:
+    def counting(path: str, *args: object, **kwargs: object) -> ModuleFacts:
         extracted.append(os.path.relpath(path, root))
         return real(path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(runner, "_extract", counting)
+    monkeypatch.setattr(index_facts, "screened_extract", counting)
     _by_file([root / "pkg" / "impl.py"])
     # not unrelated/other.py: its loop dispatches through another module's table (the
     # packages' __init__.py hold no fact: their bytes say so, nothing is extracted)

@@ -194,17 +194,6 @@ class Reach:
             reached.update(new)
 
 
-def reaching(
-    candidates: Mapping[str, bytes], targets: Iterable[str], roots: Iterable[Path]
-) -> set[str]:
-    """The ``candidates`` (path → bytes) that can contribute a fact about a target
-    (``Reach``)."""
-    reach = Reach(roots)
-    for path, data in candidates.items():
-        reach.add(path, data)
-    return reach.kept(targets)
-
-
 # ---------------------------------------------------------------- agents facts
 
 

@@ -84,35 +84,49 @@ def screened_facts(path: str, data: bytes, source: str) -> tuple[ModuleFacts | N
     return EMPTY_FACTS, tree
 
 
-def screened_extract(path: str, data: bytes, project: Project | None = None) -> ModuleFacts:
+def screened_extract(
+    path: str, data: bytes, project: Project | None = None, *, screen: bool | None = None
+) -> ModuleFacts:
     """A file's index facts, screened first: ``EMPTY_FACTS`` without a LibCST parse when
     its CPython tree cannot contribute (``screened_facts``), else ``extract`` with that
-    tree. ``toolret check`` (screen on) and the language server's workspace index read a
-    file through here; a file another module's fact names is read by ``extract`` (its
-    facts are wanted, whatever they are)."""
-    from lint_rules.engine import source_of
+    tree and text. ``screen`` off (``None``: the engine's default, ``TOOLRET_SCREEN``):
+    ``extract``. ``toolret check`` and the language server's workspace index read a file
+    through here; a file another module's fact names is read by ``extract`` (its facts
+    are wanted, whatever they are)."""
+    from lint_rules import engine
     from lint_rules.notebook import NotebookError
 
+    if not (engine.SCREEN if screen is None else screen):
+        return extract(path, data, project)
     try:
-        source: str | None = source_of(data, path)  # a notebook: its code cells
+        source: str | None = engine.source_of(data, path)  # a notebook: its code cells
     except (SyntaxError, UnicodeDecodeError, LookupError, NotebookError):
         source = None
     if source is None:
         return extract(path, data, project)
     screened, tree = screened_facts(path, data, source)
-    return screened if screened is not None else extract(path, data, project, python=tree)
+    if screened is not None:
+        return screened
+    return extract(path, data, project, python=tree, source=source)
 
 
 def extract(
-    path: str, data: bytes, project: Project | None = None, *, python: Any = None
+    path: str,
+    data: bytes,
+    project: Project | None = None,
+    *,
+    python: Any = None,
+    source: str | None = None,
 ) -> ModuleFacts:
     """The index facts of one file (``EMPTY_FACTS`` when it cannot be read or parsed;
-    ``python``: CPython's tree of it, when the caller has it)."""
+    ``python``: CPython's tree of it, ``source``: its text (a notebook's: its code
+    cells), when the caller has them)."""
     from lint_rules.engine import source_of
     from lint_rules.notebook import NotebookError
 
     try:
-        module = parse_module(str(source_of(data, path)), path, python=python)
+        text = source if source is not None else str(source_of(data, path))
+        module = parse_module(text, path, python=python)
     except (
         SyntaxError,
         UnicodeDecodeError,

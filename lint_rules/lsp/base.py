@@ -272,7 +272,6 @@ def _module_facts(path: str, data: bytes, project: Project, *, named: bool = Fal
         return extract(path, data, project)
     if not wants_facts(data):
         return EMPTY_FACTS
-    from lint_rules import engine
-    from lint_rules.frameworks.index_facts import extract, screened_extract
+    from lint_rules.frameworks.index_facts import screened_extract
 
-    return (screened_extract if engine.SCREEN else extract)(path, data, project)
+    return screened_extract(path, data, project)
