@@ -333,6 +333,7 @@ def run(
     extracting = {item.path for item, _ in to_extract}
     speculating = {item.path for item in spec_items}
     only_facts = [(item, data) for item, data in to_extract if item.path not in speculating]
+    early.settle(len(spec_items) + len(only_facts), _size(spec_items, only_facts))
     with _collect_per_file(), early as pool:
         extracted = pool.map(
             _extract_in_worker,
@@ -759,6 +760,10 @@ def _speculate_in_worker(task: _SpeculationTask) -> _Speculation:
     return _speculate(task, _worker_project())
 
 
+def _size(items: Sequence[_Given], pairs: Sequence[tuple[_Given, bytes]]) -> int:
+    return sum(len(i.data or b"") for i in items) + sum(len(data) for _, data in pairs)
+
+
 class _Workers:
     """A process pool for one pass, started on first use and only when the pass has
     enough to parse to pay for it; ``map`` keeps the tasks' order. ``index``: the
@@ -768,6 +773,7 @@ class _Workers:
         self, jobs: int | None, files: int, size: int, index: ProjectIndex | None = None
     ) -> None:
         self._count = _workers_for(files, size, jobs)
+        self._jobs = jobs
         self._index = index
         self._pool: Any = None
 
@@ -784,6 +790,15 @@ class _Workers:
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
             self._pool.shutdown()
+
+    def settle(self, files: int, size: int) -> _Workers:
+        """The pass's real work (``start`` judged by an estimate): too little to pay for
+        workers, and the ones started are stopped, never given a task (they would import
+        everything a check needs, each); the pass runs here."""
+        if _workers_for(files, size, self._jobs) <= 1:
+            self.__exit__()
+            self._pool, self._count = None, 1
+        return self
 
     def _new_pool(self) -> Any:
         import multiprocessing
